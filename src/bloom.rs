@@ -1,0 +1,63 @@
+//! A ready-to-use Bloom filter for programs: a spec and its bits, with ADD and CHECK.
+
+use crate::filter::Filter;
+use crate::scheme::FilterSpec;
+
+/// The two answers a Bloom filter gives. Only NO is certain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// The key was never added.
+    No,
+    /// The key was probably added; it may be a false positive.
+    Maybe,
+}
+
+/// A Bloom filter with one of the lessons' hash schemes, for use from Rust code.
+///
+/// ```
+/// use bloom_tutor::{Answer, Bloom, FilterSpec};
+/// let mut bloom = Bloom::new(FilterSpec::lesson());
+/// bloom.add(b"fig");
+/// assert_eq!(bloom.check(b"fig"), Answer::Maybe);
+/// assert_eq!(bloom.check(b"plum"), Answer::No);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Bloom {
+    spec: FilterSpec,
+    filter: Filter,
+    scratch: Vec<u64>,
+}
+
+impl Bloom {
+    /// An empty filter of the given shape.
+    pub fn new(spec: FilterSpec) -> Bloom {
+        Bloom {
+            spec,
+            filter: Filter::new(spec.bits()),
+            scratch: Vec::with_capacity(spec.hashes() as usize),
+        }
+    }
+
+    /// Sets the key's k bits.
+    pub fn add(&mut self, key: &[u8]) {
+        self.spec.positions(key, &mut self.scratch);
+        for &pos in &self.scratch {
+            self.filter.set(pos);
+        }
+    }
+
+    /// NO if any of the key's bits is 0, else MAYBE.
+    pub fn check(&mut self, key: &[u8]) -> Answer {
+        self.spec.positions(key, &mut self.scratch);
+        if self.scratch.iter().all(|&pos| self.filter.test(pos)) {
+            Answer::Maybe
+        } else {
+            Answer::No
+        }
+    }
+
+    /// The bits underneath.
+    pub fn filter(&self) -> &Filter {
+        &self.filter
+    }
+}

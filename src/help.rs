@@ -1,0 +1,112 @@
+//! The tutor's help text, one entry per command, shared by the REPL, scripts and completion.
+
+use crate::command::Verb;
+
+/// The usage line and one-line summary of a command.
+pub fn summary(verb: Verb) -> (&'static str, &'static str) {
+    match verb {
+        Verb::Add => ("ADD key", "set the key's bits to 1"),
+        Verb::Check => (
+            "CHECK key",
+            "NO if any of the key's bits is 0 (certain), MAYBE if all are 1",
+        ),
+        Verb::Bits => ("BITS", "print every bit, bit 0 first"),
+        Verb::Explain => (
+            "EXPLAIN key",
+            "show how the key becomes positions; changes nothing",
+        ),
+        Verb::Stats => (
+            "STATS",
+            "how full the filter is, and the chance of a false positive",
+        ),
+        Verb::Clear => ("CLEAR", "empty the filter and forget every key"),
+        Verb::Help => ("HELP [command]", "this list, or more about one command"),
+        Verb::Quit => ("QUIT", "leave the tutor (EXIT works too)"),
+    }
+}
+
+/// A few more sentences about one command.
+fn details(verb: Verb) -> &'static [&'static str] {
+    match verb {
+        Verb::Add => &[
+            "Hashes the key to k positions and sets the bit at each one to 1.",
+            "Bits only ever go from 0 to 1, so nothing an ADD does can be undone.",
+            "The key is every byte after the first space: `ADD hello world` adds `hello world`.",
+        ],
+        Verb::Check => &[
+            "Hashes the key to the same k positions that ADD would use.",
+            "If any of those bits is 0 the key was never added: NO, and NO is always right.",
+            "If all are 1 the answer is MAYBE: the key was probably added, but other keys",
+            "may have set those bits. A MAYBE for a key never added is a false positive.",
+        ],
+        Verb::Bits => &["Prints the whole filter as 0s and 1s on one line, bit 0 on the left."],
+        Verb::Explain => &[
+            "Shows the key's bytes, the arithmetic that turns them into positions,",
+            "whether each bit is set and which key set it, and what CHECK would answer.",
+        ],
+        Verb::Stats => &[
+            "Counts the keys added and the bits set, then compares the chance of a false",
+            "positive from the fill, (bits set / m)^k, with the textbook (1 - e^(-kn/m))^k.",
+        ],
+        Verb::Clear => &[
+            "Sets every bit back to 0. A plain Bloom filter cannot remove one key,",
+            "because that key's bits may be the same bits another key needs.",
+        ],
+        Verb::Help => &["`HELP CHECK` says more about CHECK, and so on for each command."],
+        Verb::Quit => {
+            &["Ctrl-D at an empty prompt leaves too; Ctrl-C only drops the line you were typing."]
+        }
+    }
+}
+
+/// The help for `topic` (a command word), or the list of every command.
+pub fn text(topic: Option<&[u8]>) -> Vec<String> {
+    match topic {
+        None => overview(),
+        Some(word) => match Verb::from_word(word.trim_ascii()) {
+            Some(verb) => {
+                let (usage, line) = summary(verb);
+                let mut lines = vec![format!("{usage}: {line}")];
+                lines.extend(details(verb).iter().map(|s| format!("  {s}")));
+                lines
+            }
+            None => {
+                let mut lines = vec![format!(
+                    "no help for `{}`; the commands are:",
+                    String::from_utf8_lossy(word)
+                )];
+                lines.extend(overview().into_iter().skip(1));
+                lines
+            }
+        },
+    }
+}
+
+fn overview() -> Vec<String> {
+    let mut lines =
+        vec!["Commands (any case; the key is everything after the first space):".to_string()];
+    for verb in Verb::ALL {
+        let (usage, line) = summary(verb);
+        lines.push(format!("  {usage:<15} {line}"));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overview_lists_every_command() {
+        let text = text(None).join("\n");
+        for verb in Verb::ALL {
+            assert!(text.contains(verb.word()), "help does not mention {verb}");
+        }
+    }
+
+    #[test]
+    fn topic_help_is_case_insensitive() {
+        assert!(text(Some(b"check"))[0].starts_with("CHECK key:"));
+        assert!(text(Some(b"nope"))[0].starts_with("no help for `nope`"));
+    }
+}

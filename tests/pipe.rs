@@ -1,0 +1,106 @@
+//! The piped path as other programs use it: answers arrive before the next command is sent,
+//! a reader that goes away ends the tutor quietly, and exit statuses say whether lines were valid.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+fn tutor() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+}
+
+#[test]
+fn a_driving_program_gets_each_answer_before_the_next_command() {
+    let mut child = tutor()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let wait = Duration::from_secs(20);
+    for (command, want) in [
+        ("ADD fig\nCHECK fig\n", "MAYBE"),
+        ("CHECK plum\n", "NO"),
+        (
+            "BITS\n",
+            "0000000000000000000000000000000000000000000001000000001000000000",
+        ),
+    ] {
+        stdin.write_all(command.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let got = rx
+            .recv_timeout(wait)
+            .unwrap_or_else(|_| panic!("no answer to {command:?} while the pipe stayed open"));
+        assert_eq!(got, want, "answer to {command:?}");
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_tutor_quietly() {
+    let script: String = (0..200_000)
+        .map(|i| format!("ADD k{i}\nCHECK k{i}\n"))
+        .collect();
+    let mut child = tutor()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // The tutor may stop reading once its output is closed.
+        let _ = stdin.write_all(script.as_bytes());
+    });
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first, "MAYBE\n");
+    drop(stdout);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    writer.join().unwrap();
+    assert_eq!(stderr, "", "no error text when the reader goes away");
+    assert!(status.success(), "status {status:?}");
+}
+
+#[test]
+fn refuses_impossible_filters_before_running() {
+    for (args, says) in [
+        (&["--scheme", "bytesum", "-k", "3"][..], "exactly 2 hashes"),
+        (&["--scheme", "djb2-fnv", "-m", "1"][..], "m of at least 2"),
+        (&["--scheme", "murmur3", "-m", "0"][..], "at least 1 bit"),
+        (&["--scheme", "murmur3", "-k", "0"][..], "at least 1 hash"),
+        (
+            &["--scheme", "murmur3", "-m", "4294967297"][..],
+            "too large",
+        ),
+        (&["--scheme", "sha1"][..], "unknown scheme `sha1`"),
+    ] {
+        let out = tutor().args(args).stdin(Stdio::null()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(says),
+            "{args:?} should say {says:?}, said {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?} ran anyway");
+    }
+}

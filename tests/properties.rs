@@ -1,0 +1,188 @@
+//! Properties of the interpreter on generated scripts: it agrees with a tiny model of the
+//! lesson's protocol, never loses a key, and never panics on any bytes.
+
+use std::io::Write;
+use std::process::{Command as Process, Stdio};
+
+use bloom_tutor::command::Command;
+use bloom_tutor::input::{Source, run_script};
+use bloom_tutor::scheme::{FilterSpec, Scheme};
+use bloom_tutor::session::Session;
+use bloom_tutor::{Answer, Bloom};
+use proptest::prelude::*;
+
+/// The protocol as the lesson states it, written as plainly as possible.
+/// Returns (stdout, number of bad lines).
+fn model(script: &[u8]) -> (Vec<u8>, usize) {
+    let mut bits = [false; 64];
+    let (mut out, mut bad) = (Vec::new(), 0);
+    let mut lines: Vec<&[u8]> = script.split(|&b| b == b'\n').collect();
+    if script.ends_with(b"\n") || script.is_empty() {
+        lines.pop();
+    }
+    for mut line in lines {
+        if line.last() == Some(&b'\r') {
+            line = &line[..line.len() - 1];
+        }
+        if line.first() == Some(&b'#') || line.iter().all(|&b| b == b' ' || b == b'\t') {
+            continue;
+        }
+        let (word, key) = match line.iter().position(|&b| b == b' ') {
+            Some(i) => (&line[..i], Some(&line[i + 1..])),
+            None => (line, None),
+        };
+        let hashes = |key: &[u8]| {
+            let h1: u64 = key.iter().map(|&b| b as u64).sum();
+            let h2: u64 = key
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| b as u64 * (i as u64 + 1))
+                .sum();
+            [(h1 % 64) as usize, (h2 % 64) as usize]
+        };
+        match (word.to_ascii_uppercase().as_slice(), key) {
+            (b"ADD", Some(key)) if !key.is_empty() => {
+                for h in hashes(key) {
+                    bits[h] = true;
+                }
+            }
+            (b"CHECK", Some(key)) if !key.is_empty() => {
+                let maybe = hashes(key).iter().all(|&h| bits[h]);
+                out.extend_from_slice(if maybe { b"MAYBE\n" } else { b"NO\n" });
+            }
+            (b"BITS", None) | (b"BITS", Some(b"")) => {
+                out.extend(bits.iter().map(|&b| if b { b'1' } else { b'0' }));
+                out.push(b'\n');
+            }
+            _ => bad += 1,
+        }
+    }
+    (out, bad)
+}
+
+/// Words the model does not know but the tutor does: scripts with them are skipped.
+fn uses_tutor_only_words(script: &[u8]) -> bool {
+    script.split(|&b| b == b'\n').any(|line| {
+        let word = line.split(|&b| b == b' ').next().unwrap_or(b"");
+        let word = word.strip_suffix(b"\r").unwrap_or(word);
+        ["EXPLAIN", "STATS", "CLEAR", "HELP", "QUIT", "EXIT"]
+            .iter()
+            .any(|w| word.eq_ignore_ascii_case(w.as_bytes()))
+    })
+}
+
+fn run_in_process(script: &[u8], spec: FilterSpec, explain: bool) -> (Vec<u8>, u64) {
+    let mut session = Session::new(spec, explain, "# ");
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let end = run_script(
+        script,
+        Source::Stdin,
+        &mut session,
+        true,
+        &mut out,
+        &mut err,
+    )
+    .expect("writing to a Vec cannot fail");
+    (out, end.bad_lines)
+}
+
+/// A line of a script: mostly commands, sometimes noise, in any case, with any key bytes.
+fn line() -> impl Strategy<Value = Vec<u8>> {
+    let key = prop::collection::vec(
+        any::<u8>().prop_filter("no newline", |b| *b != b'\n'),
+        0..12,
+    );
+    let word = prop::sample::select(vec![
+        "ADD", "add", "Add", "CHECK", "check", "BITS", "bits", "ADDx", "", "#", "REMOVE", "CHECK\t",
+    ]);
+    prop_oneof![
+        4 => (word, key.clone()).prop_map(|(w, k)| [w.as_bytes(), b" ", &k].concat()),
+        1 => prop::sample::select(vec!["BITS", "bits", "BITS ", "BITS x", "ADD", "CHECK", "", "  "])
+            .prop_map(|s| s.as_bytes().to_vec()),
+        1 => key,
+    ]
+}
+
+fn script() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::collection::vec(line(), 0..40),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(lines, crlf, final_newline)| {
+            let mut s = lines.join(if crlf { &b"\r\n"[..] } else { &b"\n"[..] });
+            if final_newline && !s.is_empty() {
+                s.push(b'\n');
+            }
+            s
+        })
+}
+
+fn any_spec() -> impl Strategy<Value = FilterSpec> {
+    (
+        prop::sample::select(Scheme::ALL.to_vec()),
+        2u64..300,
+        1u32..12,
+    )
+        .prop_map(|(s, m, k)| {
+            let k = if s == Scheme::ByteSum { 2 } else { k };
+            FilterSpec::new(s, Some(m), Some(k)).expect("generated specs are valid")
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn output_equals_the_model(script in script()) {
+        prop_assume!(!uses_tutor_only_words(&script));
+        let (want, want_bad) = model(&script);
+        let (got, bad) = run_in_process(&script, FilterSpec::lesson(), false);
+        prop_assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(&want));
+        prop_assert_eq!(bad as usize, want_bad, "bad line count");
+    }
+
+    #[test]
+    fn no_false_negatives(keys in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..20), 1..60), spec in any_spec()) {
+        let mut bloom = Bloom::new(spec);
+        for key in &keys {
+            bloom.add(key);
+        }
+        for key in &keys {
+            prop_assert_eq!(bloom.check(key), Answer::Maybe, "key {:?} lost in {}", key, spec);
+        }
+    }
+
+    #[test]
+    fn parser_never_panics(line in prop::collection::vec(any::<u8>(), 0..64)) {
+        let _ = Command::parse(&line);
+    }
+
+    #[test]
+    fn any_bytes_run_without_panic(bytes in prop::collection::vec(any::<u8>(), 0..400), spec in any_spec(), explain in any::<bool>()) {
+        let _ = run_in_process(&bytes, spec, explain);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The same property through the real binary, exit status included.
+    #[test]
+    fn binary_equals_the_model(script in script()) {
+        prop_assume!(!uses_tutor_only_words(&script));
+        let (want, want_bad) = model(&script);
+        let mut child = Process::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        child.stdin.take().expect("stdin is piped").write_all(&script).expect("script written");
+        let output = child.wait_with_output().expect("the binary finishes");
+        prop_assert_eq!(String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&want));
+        prop_assert_eq!(output.status.code(), Some(if want_bad > 0 { 1 } else { 0 }));
+        let messages = String::from_utf8_lossy(&output.stderr).lines().count();
+        prop_assert_eq!(messages, want_bad, "one message per bad line: {}", String::from_utf8_lossy(&output.stderr));
+    }
+}
