@@ -159,7 +159,7 @@ pub fn key(s: &Session, key: &[u8]) -> Vec<String> {
     lines.extend(spec.derivation(key).into_iter().map(|l| format!("  {l}")));
     let mut positions = Vec::new();
     spec.positions(key, &mut positions);
-    let mut all = true;
+    let mut zeros = Vec::new();
     for p in distinct(&positions) {
         if s.filter().test(p) {
             let by = match s.setter_of(p) {
@@ -168,14 +168,17 @@ pub fn key(s: &Session, key: &[u8]) -> Vec<String> {
             };
             lines.push(format!("  bit {p} is 1{by}"));
         } else {
-            all = false;
+            zeros.push(p);
             lines.push(format!("  bit {p} is 0"));
         }
     }
-    lines.push(match (all, s.knows(key)) {
-        (false, _) => {
-            format!("CHECK {shown} would answer NO: a bit is 0, so {shown} was never added")
-        }
+    lines.push(match (zeros.is_empty(), s.knows(key)) {
+        (false, _) => format!(
+            "CHECK {shown} would answer NO: {} {} {} 0, so {shown} was never added",
+            bits_word(zeros.len()),
+            join(zeros.iter().copied()),
+            if zeros.len() == 1 { "is" } else { "are" }
+        ),
         (true, Knowledge::Added) => {
             format!("CHECK {shown} would answer MAYBE: every bit is 1, and {shown} was added")
         }
@@ -213,7 +216,7 @@ pub fn stats(s: &Session) -> Vec<String> {
     let fill = set as f64 / m as f64;
     let est = theory::keys_from_fill(set, m, k);
     vec![
-        format!("filter: {spec}"),
+        format!("STATS for {spec}"),
         keys_line,
         format!("bits set: {set} of {m} ({})", percent(fill)),
         format!(

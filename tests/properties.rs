@@ -186,3 +186,46 @@ proptest! {
         prop_assert_eq!(messages, want_bad, "one message per bad line: {}", String::from_utf8_lossy(&output.stderr));
     }
 }
+
+/// Lines without commentary: what `grep -v '^#'` leaves.
+fn without_commentary(out: &[u8]) -> Vec<u8> {
+    out.split_inclusive(|&b| b == b'\n')
+        .filter(|line| !line.starts_with(b"#"))
+        .flatten()
+        .copied()
+        .collect()
+}
+
+/// Scripts that also use the tutor's own commands, whose output is commentary.
+fn tutor_script() -> impl Strategy<Value = Vec<u8>> {
+    let extra = prop::sample::select(vec![
+        "EXPLAIN fig",
+        "EXPLAIN sun",
+        "STATS",
+        "HELP",
+        "HELP add",
+        "CLEAR",
+        "explain \u{e9}",
+    ])
+    .prop_map(|s| s.as_bytes().to_vec());
+    prop::collection::vec(prop_oneof![4 => line(), 1 => extra], 0..40)
+        .prop_map(|lines| lines.join(&b"\n"[..]))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// `bloom-tutor --explain s | grep -v '^#'` prints what `bloom-tutor s` prints.
+    #[test]
+    fn commentary_is_only_ever_hash_lines(script in tutor_script(), spec in any_spec()) {
+        let (plain, bad_plain) = run_in_process(&script, spec, false);
+        let (explained, bad_explained) = run_in_process(&script, spec, true);
+        prop_assert_eq!(bad_plain, bad_explained);
+        let kept = String::from_utf8_lossy(&without_commentary(&explained)).into_owned();
+        let plain_kept = String::from_utf8_lossy(&without_commentary(&plain)).into_owned();
+        prop_assert_eq!(&kept, &plain_kept);
+        if !uses_tutor_only_words(&script) {
+            prop_assert_eq!(&kept, &String::from_utf8_lossy(&plain).into_owned());
+        }
+    }
+}
