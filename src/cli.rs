@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser};
+use std::ffi::OsString;
+
+use clap::{Args, Parser, Subcommand};
 
 use crate::scheme::{FilterSpec, Scheme, SpecError};
 
@@ -13,6 +15,9 @@ use crate::scheme::{FilterSpec, Scheme, SpecError};
 #[derive(Debug, Parser)]
 #[command(name = "bloom-tutor", version, args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Sub>,
+
     /// Script files to run, in order, against one filter (`-` reads stdin)
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -64,4 +69,48 @@ impl FilterArgs {
 fn parse_scheme(name: &str) -> Result<Scheme, String> {
     Scheme::from_name(name)
         .ok_or_else(|| format!("unknown scheme `{name}`, expected bytesum, djb2-fnv or murmur3"))
+}
+
+/// The tutor's other tools.
+#[derive(Debug, Subcommand)]
+pub enum Sub {
+    /// Check a learner's solution to the exercise, and name the mistake behind a wrong answer
+    Grade(GradeArgs),
+}
+
+/// `bloom-tutor grade -- PROGRAM [ARGS...]`
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// List the built-in cases
+    #[arg(long, conflicts_with_all = ["show", "case"])]
+    pub list: bool,
+
+    /// Print one case's script and expected answers, to reproduce it by hand
+    #[arg(long, value_name = "NAME")]
+    pub show: Option<String>,
+
+    /// Run only this case
+    #[arg(long, value_name = "NAME")]
+    pub case: Option<String>,
+
+    /// Seconds each case may take before the program is stopped
+    #[arg(long, value_name = "SECS", default_value_t = 5.0, value_parser = parse_timeout)]
+    pub timeout: f64,
+
+    /// Write the report as JSON, for course tooling
+    #[arg(long)]
+    pub json: bool,
+
+    /// The program to grade and its arguments, after `--` (run directly, not through a shell)
+    #[arg(last = true, value_name = "PROGRAM")]
+    pub program: Vec<OsString>,
+}
+
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= 3600.0 => Ok(t),
+        _ => Err(format!(
+            "expected a number of seconds between 0 and 3600, got `{s}`"
+        )),
+    }
 }

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod command;
 pub mod explain;
 pub mod filter;
+pub mod grade;
 pub mod help;
 pub mod input;
 pub mod repl;
@@ -29,6 +30,14 @@ pub use crate::scheme::{FilterSpec, Scheme};
 /// Runs the tutor as the command line asks. `Ok` carries the exit status: 0 when every
 /// line was valid, 1 otherwise.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    if let Some(command) = &cli.command {
+        let mut out = BufWriter::new(io::stdout().lock());
+        let code = match command {
+            cli::Sub::Grade(args) => grade::run(args, &mut out)?,
+        };
+        out.flush()?;
+        return Ok(code);
+    }
     let spec = cli.filter.spec()?;
     let stdin = io::stdin();
     if cli.files.is_empty() && stdin.is_terminal() && io::stdout().is_terminal() {

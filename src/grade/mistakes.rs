@@ -1,0 +1,207 @@
+//! The lesson's common mistakes, as programs that make them would answer, so a failing
+//! program's answers can be matched to the mistake behind them.
+
+use serde::Serialize;
+
+/// A mistake a learner's program can make, with a stable id for course tooling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(into = "&'static str")]
+pub enum Mistake {
+    AnyBit,
+    H2FromZero,
+    CharsNotBytes,
+    BitsReversed,
+    SplitEverySpace,
+    PromptPrinted,
+    NoFinalNewline,
+    AnswerCase,
+}
+
+impl From<Mistake> for &'static str {
+    fn from(m: Mistake) -> &'static str {
+        m.id()
+    }
+}
+
+impl Mistake {
+    /// Mistakes recognised by answering the case as such a program would.
+    pub const MODELLED: [Mistake; 5] = [
+        Mistake::AnyBit,
+        Mistake::H2FromZero,
+        Mistake::CharsNotBytes,
+        Mistake::BitsReversed,
+        Mistake::SplitEverySpace,
+    ];
+
+    /// The stable id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Mistake::AnyBit => "any-bit",
+            Mistake::H2FromZero => "h2-from-zero",
+            Mistake::CharsNotBytes => "chars-not-bytes",
+            Mistake::BitsReversed => "bits-reversed",
+            Mistake::SplitEverySpace => "split-every-space",
+            Mistake::PromptPrinted => "prompt-printed",
+            Mistake::NoFinalNewline => "no-final-newline",
+            Mistake::AnswerCase => "answer-case",
+        }
+    }
+
+    /// A hint in the tutor's words: what the program seems to do, and what to look at.
+    pub fn hint(self) -> &'static str {
+        match self {
+            Mistake::AnyBit => {
+                "your CHECK answers MAYBE when only some of the key's bits are set. \
+                 MAYBE needs every one of them to be 1; a single 0 bit means NO"
+            }
+            Mistake::H2FromZero => {
+                "your h2 seems to weight the first byte by 0. The weights start at 1: \
+                 for fig, h2 = 102*1 + 105*2 + 103*3 = 621, and 621 mod 64 = 45"
+            }
+            Mistake::CharsNotBytes => {
+                "your hashes seem to add up characters, not bytes. In UTF-8, é is the two \
+                 bytes 195 169 and both count: café is 5 bytes"
+            }
+            Mistake::BitsReversed => {
+                "your BITS line is the right bits in reverse order. Print bit 0 first, \
+                 on the left"
+            }
+            Mistake::SplitEverySpace => {
+                "your program seems to cut the key at the next space. The key is everything \
+                 after the first space: `ADD hello world` adds `hello world`"
+            }
+            Mistake::PromptPrinted => {
+                "your program prints a prompt or label before its answers. Print only \
+                 NO, MAYBE or the bits, one answer per line"
+            }
+            Mistake::NoFinalNewline => {
+                "your last answer has no line ending. End every answer with a newline"
+            }
+            Mistake::AnswerCase => {
+                "your answers are spelled differently. Print exactly NO and MAYBE, in capitals"
+            }
+        }
+    }
+}
+
+/// The answers a program with `mistake` gives to `script` (uppercase commands, LF).
+pub fn answers_with(script: &str, mistake: Mistake) -> String {
+    let mut bits = [false; 64];
+    let mut out = String::new();
+    let positions = |key: &str| -> [usize; 2] {
+        let values: Vec<u64> = if mistake == Mistake::CharsNotBytes {
+            key.chars().map(|c| c as u64).collect()
+        } else {
+            key.bytes().map(u64::from).collect()
+        };
+        let first_weight = if mistake == Mistake::H2FromZero { 0 } else { 1 };
+        let h1: u64 = values.iter().sum();
+        let h2: u64 = values.iter().zip(first_weight..).map(|(v, w)| v * w).sum();
+        [(h1 % 64) as usize, (h2 % 64) as usize]
+    };
+    for line in script.lines() {
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let key = if mistake == Mistake::SplitEverySpace {
+            rest.split(' ').find(|s| !s.is_empty()).unwrap_or("")
+        } else {
+            rest
+        };
+        match word {
+            "ADD" => positions(key).iter().for_each(|&p| bits[p] = true),
+            "CHECK" => {
+                let ps = positions(key);
+                let maybe = if mistake == Mistake::AnyBit {
+                    ps.iter().any(|&p| bits[p])
+                } else {
+                    ps.iter().all(|&p| bits[p])
+                };
+                out += if maybe { "MAYBE\n" } else { "NO\n" };
+            }
+            "BITS" => {
+                let mut line: String = bits.iter().map(|&b| if b { '1' } else { '0' }).collect();
+                if mistake == Mistake::BitsReversed {
+                    line = line.chars().rev().collect();
+                }
+                out += &line;
+                out.push('\n');
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The mistake that explains `got` where `expected` was right, if one does.
+pub fn diagnose(script: &str, expected: &str, got: &str) -> Option<Mistake> {
+    if got == expected {
+        return None;
+    }
+    for m in Mistake::MODELLED {
+        let theirs = answers_with(script, m);
+        if theirs != expected && theirs == got {
+            return Some(m);
+        }
+    }
+    if !expected.is_empty() && expected.strip_suffix('\n') == Some(got) {
+        return Some(Mistake::NoFinalNewline);
+    }
+    if got.to_ascii_uppercase() == expected {
+        return Some(Mistake::AnswerCase);
+    }
+    // A prompt: every expected line appears at the end of a line of output, after the same
+    // prefix, and stripping that prefix leaves the right answers.
+    let want: Vec<&str> = expected.lines().collect();
+    let have: Vec<&str> = got.lines().filter(|l| !l.trim().is_empty()).collect();
+    if !want.is_empty() && want.len() <= have.len() {
+        let tail = &have[have.len() - want.len()..];
+        let mut prefixes = tail.iter().zip(&want).map(|(h, w)| h.strip_suffix(w));
+        if let Some(Some(first)) = prefixes.next()
+            && !first.is_empty()
+            && prefixes.all(|p| p == Some(first))
+        {
+            return Some(Mistake::PromptPrinted);
+        }
+        // Prompts printed for every line, answers after some of them.
+        let stripped: Vec<&str> = have
+            .iter()
+            .map(|l| l.trim_start_matches(['>', ' ', ':']))
+            .filter(|l| !l.is_empty())
+            .collect();
+        if stripped == want && have.iter().any(|l| l.starts_with('>')) {
+            return Some(Mistake::PromptPrinted);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grade::cases;
+
+    #[test]
+    fn each_modelled_mistake_is_caught_by_some_case() {
+        for m in Mistake::MODELLED {
+            let caught = cases::all().iter().any(|c| {
+                let right = crate::grade::expected_answers(&c.script);
+                answers_with(&c.script, m) != right
+            });
+            assert!(caught, "no case tells {} from a correct program", m.id());
+        }
+    }
+
+    #[test]
+    fn diagnoses_formatting_slips() {
+        assert_eq!(diagnose("", "NO\n", "NO"), Some(Mistake::NoFinalNewline));
+        assert_eq!(
+            diagnose("", "NO\nMAYBE\n", "no\nmaybe\n"),
+            Some(Mistake::AnswerCase)
+        );
+        assert_eq!(
+            diagnose("", "NO\nMAYBE\n", "> NO\n> MAYBE\n"),
+            Some(Mistake::PromptPrinted)
+        );
+        assert_eq!(diagnose("", "NO\n", "NO\n"), None);
+        assert_eq!(diagnose("", "NO\n", "YES\n"), None);
+    }
+}

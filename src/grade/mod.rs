@@ -1,0 +1,330 @@
+//! `bloom-tutor grade`: runs a learner's solution on the built-in cases, shows where it goes
+//! wrong, and names the lesson's mistake that explains it.
+
+pub mod cases;
+pub mod mistakes;
+pub mod runner;
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::cli::GradeArgs;
+use crate::command::Command;
+use crate::input::{Source, run_script};
+use crate::scheme::FilterSpec;
+use crate::session::Session;
+use cases::Case;
+use mistakes::Mistake;
+use runner::End;
+
+/// Output beyond this is a flood: the program is stopped and the report stays small.
+const OUTPUT_CAP: usize = 1 << 20;
+
+/// The tutor's own answers to a case's script.
+pub fn expected_answers(script: &str) -> String {
+    let mut session = Session::new(FilterSpec::lesson(), false, "# ");
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    // Writing to a Vec cannot fail, and the built-in scripts are valid.
+    let _ = run_script(
+        script.as_bytes(),
+        Source::Stdin,
+        &mut session,
+        true,
+        &mut out,
+        &mut err,
+    );
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// How one case went.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdict {
+    pub name: &'static str,
+    /// `pass`, `fail`, `timeout`, `crash` or `flood`.
+    pub status: &'static str,
+    pub expected: String,
+    pub got: String,
+    pub mistake: Option<Mistake>,
+    /// Why a case that is not `pass` failed, in words.
+    pub reason: Option<String>,
+    #[serde(skip)]
+    pub stderr_tail: String,
+    #[serde(skip)]
+    pub script: String,
+}
+
+impl Verdict {
+    fn passed(&self) -> bool {
+        self.status == "pass"
+    }
+}
+
+/// Runs the grader as `args` asks, writing the report to `out`.
+pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    if args.list {
+        for case in cases::all() {
+            writeln!(out, "{:<24} {}", case.name, case.checks)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(name) = &args.show {
+        let case = find(name)?;
+        writeln!(out, "case {}: {}\n", case.name, case.checks)?;
+        writeln!(
+            out,
+            "script (save it as {}.txt and run your program on it):",
+            case.name
+        )?;
+        for line in case.script.lines() {
+            writeln!(out, "  {line}")?;
+        }
+        writeln!(out, "\nexpected output:")?;
+        for line in expected_answers(&case.script).lines() {
+            writeln!(out, "  {line}")?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.program.is_empty() {
+        anyhow::bail!(
+            "no program to grade, expected `bloom-tutor grade -- PROGRAM [ARGS...]` (for example `bloom-tutor grade -- python3 bloom.py`)"
+        );
+    }
+    let chosen = match &args.case {
+        Some(name) => vec![find(name)?],
+        None => cases::all(),
+    };
+    let timeout = Duration::from_secs_f64(args.timeout);
+    let mut verdicts = Vec::new();
+    for case in &chosen {
+        let run = runner::run(&args.program, case.script.as_bytes(), timeout, OUTPUT_CAP)?;
+        verdicts.push(judge(case, run, args.timeout));
+    }
+    let program = args
+        .program
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>();
+    if args.json {
+        write_json(out, &program, &verdicts)?;
+    } else {
+        write_report(out, &program.join(" "), &verdicts)?;
+    }
+    let all_passed = verdicts.iter().all(Verdict::passed);
+    Ok(if all_passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn find(name: &str) -> anyhow::Result<Case> {
+    cases::find(name).ok_or_else(|| {
+        anyhow::anyhow!("no case called `{name}`; `bloom-tutor grade --list` lists them")
+    })
+}
+
+fn judge(case: &Case, run: runner::Run, timeout: f64) -> Verdict {
+    let expected = expected_answers(&case.script);
+    let got = String::from_utf8_lossy(&run.stdout).into_owned();
+    let (status, reason) = match run.end {
+        End::TimedOut => (
+            "timeout",
+            Some(format!(
+                "no end within {timeout} s; the program was stopped"
+            )),
+        ),
+        End::Flooded => (
+            "flood",
+            Some(format!(
+                "wrote more than {} KiB; the program was stopped",
+                OUTPUT_CAP / 1024
+            )),
+        ),
+        End::Signalled(sig) => ("crash", Some(format!("ended by signal {sig}"))),
+        End::Exited(code) if code != 0 => ("crash", Some(format!("exited with status {code}"))),
+        End::Exited(_) if got == expected => ("pass", None),
+        End::Exited(_) => ("fail", None),
+    };
+    let mistake = if status == "pass" {
+        None
+    } else {
+        mistakes::diagnose(&case.script, &expected, &got)
+    };
+    Verdict {
+        name: case.name,
+        status,
+        expected,
+        got: cut(got),
+        mistake,
+        reason,
+        stderr_tail: String::from_utf8_lossy(&run.stderr_tail).into_owned(),
+        script: case.script.clone(),
+    }
+}
+
+/// A line of output with invisible characters made visible: quoted, with escapes.
+fn visible(line: Option<&str>) -> String {
+    match line {
+        Some(l) => format!("{l:?}"),
+        None => "nothing (the output ended here)".to_string(),
+    }
+}
+
+/// Output kept in a report: the first few KiB, so a flood cannot make the report large.
+fn cut(mut got: String) -> String {
+    const KEEP: usize = 4096;
+    if got.len() > KEEP {
+        let total = got.len();
+        let mut end = KEEP;
+        while !got.is_char_boundary(end) {
+            end -= 1;
+        }
+        got.truncate(end);
+        got += &format!("[... cut: {total} bytes in all]");
+    }
+    got
+}
+
+/// A script line cut to a readable length.
+fn shorten(line: &str) -> String {
+    const MAX: usize = 60;
+    if line.chars().count() <= MAX {
+        return line.to_string();
+    }
+    let head: String = line.chars().take(MAX).collect();
+    format!("{head}... ({} bytes in all)", line.len())
+}
+
+/// For output line `index` (0-based), the 0-based script line of the command that printed it.
+fn command_for_output_line(script: &str, index: usize) -> Option<usize> {
+    script
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            matches!(
+                Command::parse(l.as_bytes()),
+                Ok(Some(Command::Check(_) | Command::Bits))
+            )
+        })
+        .nth(index)
+        .map(|(i, _)| i)
+}
+
+fn write_report(out: &mut impl Write, program: &str, verdicts: &[Verdict]) -> std::io::Result<()> {
+    writeln!(out, "grading `{program}` on {} case(s)\n", verdicts.len())?;
+    for v in verdicts {
+        let label = match v.status {
+            "pass" => "PASS",
+            "timeout" => "TIME",
+            "crash" => "CRASH",
+            "flood" => "FLOOD",
+            _ => "FAIL",
+        };
+        writeln!(out, "{label:<5}  {}", v.name)?;
+        if v.passed() {
+            continue;
+        }
+        if let Some(reason) = &v.reason {
+            writeln!(out, "       {reason}")?;
+        }
+        let want: Vec<&str> = v.expected.split_inclusive('\n').collect();
+        let have: Vec<&str> = v.got.split_inclusive('\n').collect();
+        if let Some(i) = (0..want.len().max(have.len())).find(|&i| want.get(i) != have.get(i)) {
+            let script: Vec<&str> = v.script.lines().collect();
+            let cmd = command_for_output_line(&v.script, i);
+            match cmd {
+                Some(c) => writeln!(
+                    out,
+                    "       first wrong answer: output line {}, the answer to `{}` (script line {})",
+                    i + 1,
+                    script[c],
+                    c + 1
+                )?,
+                None => writeln!(
+                    out,
+                    "       first wrong answer: output line {}, after the last command",
+                    i + 1
+                )?,
+            }
+            writeln!(out, "         expected: {}", visible(want.get(i).copied()))?;
+            writeln!(out, "         got:      {}", visible(have.get(i).copied()))?;
+            if let Some(c) = cmd {
+                let from = c.saturating_sub(2);
+                for (n, line) in script.iter().enumerate().take(c + 2).skip(from) {
+                    let mark = if n == c { ">" } else { " " };
+                    writeln!(out, "       {mark} {:>3} | {}", n + 1, shorten(line))?;
+                }
+            }
+        }
+        if let Some(m) = v.mistake {
+            writeln!(out, "       likely mistake [{}]: {}", m.id(), m.hint())?;
+        }
+        let tail: Vec<&str> = v.stderr_tail.lines().collect();
+        if !tail.is_empty() {
+            writeln!(out, "       end of stderr:")?;
+            for line in &tail[tail.len().saturating_sub(5)..] {
+                writeln!(out, "         {line}")?;
+            }
+        }
+        writeln!(out, "       reproduce: bloom-tutor grade --show {}", v.name)?;
+    }
+    let passed = verdicts.iter().filter(|v| v.passed()).count();
+    writeln!(
+        out,
+        "\n{passed} of {} case(s) passed, {} failed",
+        verdicts.len(),
+        verdicts.len() - passed
+    )?;
+    if let Some((m, n)) = main_mistake(verdicts) {
+        let failed = verdicts.len() - passed;
+        writeln!(
+            out,
+            "most likely mistake: [{}], which explains {n} of the {failed} failing case(s)",
+            m.id()
+        )?;
+    }
+    Ok(())
+}
+
+/// The mistake that explains the most failing cases.
+fn main_mistake(verdicts: &[Verdict]) -> Option<(Mistake, usize)> {
+    let mut counts: Vec<(Mistake, usize)> = Vec::new();
+    for m in verdicts.iter().filter_map(|v| v.mistake) {
+        match counts.iter_mut().find(|(k, _)| *k == m) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((m, 1)),
+        }
+    }
+    counts.into_iter().max_by_key(|&(_, n)| n)
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    program: &'a [String],
+    cases: &'a [Verdict],
+    passed: usize,
+    failed: usize,
+    total: usize,
+    mistake: Option<Mistake>,
+}
+
+fn write_json(
+    out: &mut impl Write,
+    program: &[String],
+    verdicts: &[Verdict],
+) -> std::io::Result<()> {
+    let passed = verdicts.iter().filter(|v| v.passed()).count();
+    let report = JsonReport {
+        program,
+        cases: verdicts,
+        passed,
+        failed: verdicts.len() - passed,
+        total: verdicts.len(),
+        mistake: main_mistake(verdicts).map(|(m, _)| m),
+    };
+    serde_json::to_writer_pretty(&mut *out, &report)?;
+    writeln!(out)
+}

@@ -1,0 +1,175 @@
+//! The grader on learner programs with known mistakes, and on programs that misbehave.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> String {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "fixtures",
+        "learners",
+        name,
+    ]
+    .iter()
+    .collect();
+    path.to_string_lossy().into_owned()
+}
+
+fn grade(args: &[&str], program: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .arg("grade")
+        .args(args)
+        .arg("--")
+        .args(program)
+        .output()
+        .expect("the tutor runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+#[test]
+fn a_correct_python_solution_passes() {
+    let out = grade(&[], &["python3", &fixture("correct.py")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("15 of 15 case(s) passed"), "{text}");
+}
+
+#[test]
+fn a_correct_c_solution_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("bloom");
+    let cc = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&exe)
+        .arg(fixture("correct.c"))
+        .status()
+        .expect("cc runs");
+    assert!(cc.success(), "the C fixture compiles");
+    let out = grade(&["--json"], &[exe.to_str().unwrap()]);
+    let report = json(&out);
+    assert_eq!(report["failed"], 0, "{report:#}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn each_mistake_is_named() {
+    for (file, id) in [
+        ("any_bit.py", "any-bit"),
+        ("h2_from_zero.py", "h2-from-zero"),
+        ("chars_not_bytes.py", "chars-not-bytes"),
+        ("bits_reversed.py", "bits-reversed"),
+        ("split_every_space.py", "split-every-space"),
+        ("prompt_printed.py", "prompt-printed"),
+        ("answer_case.py", "answer-case"),
+    ] {
+        let out = grade(&["--json"], &["python3", &fixture(file)]);
+        let report = json(&out);
+        assert_eq!(out.status.code(), Some(1), "{file} should fail");
+        assert_eq!(report["mistake"], id, "{file}: {report:#}");
+        let failing: Vec<&serde_json::Value> = report["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["status"] != "pass")
+            .collect();
+        assert!(!failing.is_empty(), "{file} failed no case");
+        for case in failing {
+            assert_eq!(case["mistake"], id, "{file}, case {}", case["name"]);
+            assert_ne!(case["expected"], case["got"]);
+        }
+    }
+}
+
+#[test]
+fn the_human_report_shows_the_first_wrong_answer() {
+    let out = grade(
+        &["--case", "anagrams"],
+        &["python3", &fixture("h2_from_zero.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("FAIL   anagrams"), "{text}");
+    assert!(
+        text.contains(
+            "first wrong answer: output line 3, the answer to `CHECK pots` (script line 5)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("expected: \"MAYBE\\n\""), "{text}");
+    assert!(text.contains("got:      \"NO\\n\""), "{text}");
+    assert!(text.contains(">   5 | CHECK pots"), "{text}");
+    assert!(text.contains("likely mistake [h2-from-zero]"), "{text}");
+    assert!(text.contains("0 of 1 case(s) passed, 1 failed"), "{text}");
+}
+
+#[test]
+fn a_program_that_hangs_is_stopped_with_its_children() {
+    let started = std::time::Instant::now();
+    let out = grade(
+        &["--json", "--timeout", "1", "--case", "lesson-trace"],
+        &["python3", &fixture("forks_and_hangs.py")],
+    );
+    let report = json(&out);
+    assert_eq!(report["cases"][0]["status"], "timeout", "{report:#}");
+    assert_eq!(out.status.code(), Some(1));
+    // The child kept the pipe open: the grader must not have waited for it.
+    assert!(
+        started.elapsed().as_secs() < 60,
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn crashes_floods_and_deaf_programs_are_reported() {
+    for (file, status) in [
+        ("crashes.py", "crash"),
+        ("floods.py", "flood"),
+        ("ignores_input.py", "fail"),
+        ("hangs.py", "timeout"),
+    ] {
+        let out = grade(
+            &["--json", "--timeout", "1", "--case", "lesson-trace"],
+            &["python3", &fixture(file)],
+        );
+        let report = json(&out);
+        assert_eq!(report["cases"][0]["status"], status, "{file}: {report:#}");
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        assert!(
+            out.stdout.len() < 64 * 1024,
+            "{file}: the report stays small"
+        );
+    }
+}
+
+#[test]
+fn a_program_that_cannot_start_is_one_clear_error() {
+    let out = grade(&[], &["/no/such/program"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("could not start `/no/such/program`"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn cases_can_be_listed_and_shown() {
+    let out = grade(&["--list"], &[]);
+    let list = String::from_utf8_lossy(&out.stdout);
+    assert!(list.lines().count() >= 12, "{list}");
+    let out = grade(&["--show", "lesson-trace"], &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("  ADD fig"), "{text}");
+    assert!(
+        text.contains("  0000000000000000000000100100001000000001000001000000001000000000"),
+        "{text}"
+    );
+    let out = grade(&["--show", "nope"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+}
