@@ -76,6 +76,32 @@ fn parse_scheme(name: &str) -> Result<Scheme, String> {
 pub enum Sub {
     /// Check a learner's solution to the exercise, and name the mistake behind a wrong answer
     Grade(GradeArgs),
+    /// Size a filter: give some of --items, --fp, --bits and --hashes, and it works out the rest
+    Calc(CalcArgs),
+}
+
+/// `bloom-tutor calc`
+#[derive(Debug, Args)]
+pub struct CalcArgs {
+    /// Keys the filter must hold, n (1000, 1e6, 40M)
+    #[arg(short = 'n', long, value_name = "N", value_parser = crate::calc::parse_count)]
+    pub items: Option<f64>,
+
+    /// False-positive rate, p (0.01, 1%, 1/100)
+    #[arg(short = 'p', long, value_name = "P", value_parser = crate::calc::parse_rate)]
+    pub fp: Option<f64>,
+
+    /// Size, m: bits (9586, 1e6) or bytes with a unit (8KiB, 1.5MB)
+    #[arg(short = 'm', long, value_name = "M", value_parser = crate::calc::parse_bits)]
+    pub bits: Option<f64>,
+
+    /// Number of hashes, k (default: the best k for the rest)
+    #[arg(short = 'k', long, value_name = "K")]
+    pub hashes: Option<u32>,
+
+    /// Write the result as JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `bloom-tutor grade -- PROGRAM [ARGS...]`

@@ -1,6 +1,7 @@
 //! bloom-tutor: the main lesson's Bloom filter as a library, an interpreter and a tutor.
 
 pub mod bloom;
+pub mod calc;
 pub mod cli;
 pub mod command;
 pub mod explain;
@@ -34,6 +35,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         let mut out = BufWriter::new(io::stdout().lock());
         let code = match command {
             cli::Sub::Grade(args) => grade::run(args, &mut out)?,
+            cli::Sub::Calc(args) => {
+                calc::run(args, &mut out)?;
+                ExitCode::SUCCESS
+            }
         };
         out.flush()?;
         return Ok(code);
