@@ -38,3 +38,12 @@ for f in short script; do
     echo "peak memory, $f script ${flags:-(plain)}: ${kib} KiB"
   done
 done
+
+# experiment: 1M keys added and 1M checked with murmur3, k = 7 (issue: well under a second).
+hyperfine --warmup 1 --runs 10 --export-json "$work/exp.json" \
+  "$bin experiment --scheme murmur3 -m 9585059 -k 7 -n 1000000 -q 1000000 --steps 1 > /dev/null" >&2
+python3 - "$work/exp.json" <<'PY'
+import json, statistics, sys
+t = statistics.median(json.load(open(sys.argv[1]))["results"][0]["times"])
+print(f"experiment, murmur3 k=7, 1M added + 1M checked: median {t:.2f} s")
+PY

@@ -47,9 +47,8 @@ impl Bloom {
     }
 
     /// NO if any of the key's bits is 0, else MAYBE.
-    pub fn check(&mut self, key: &[u8]) -> Answer {
-        self.spec.positions(key, &mut self.scratch);
-        if self.scratch.iter().all(|&pos| self.filter.test(pos)) {
+    pub fn check(&self, key: &[u8]) -> Answer {
+        if self.spec.all_positions(key, |pos| self.filter.test(pos)) {
             Answer::Maybe
         } else {
             Answer::No

@@ -78,6 +78,44 @@ pub enum Sub {
     Grade(GradeArgs),
     /// Size a filter: give some of --items, --fp, --bits and --hashes, and it works out the rest
     Calc(CalcArgs),
+    /// Measure false positives on real filters and compare them with the theory
+    Experiment(ExperimentArgs),
+}
+
+/// `bloom-tutor experiment`
+#[derive(Debug, Args)]
+pub struct ExperimentArgs {
+    /// bytesum, djb2-fnv, murmur3, or all to compare them at the same m and k
+    #[arg(long, value_name = "NAME", default_value = "all")]
+    pub scheme: String,
+
+    /// Number of bits, m
+    #[arg(short = 'm', long = "bits", value_name = "M", default_value_t = 10_000)]
+    pub bits: u64,
+
+    /// Number of hashes, k (bytesum, and so `all`, needs 2)
+    #[arg(short = 'k', long = "hashes", value_name = "K", default_value_t = 2)]
+    pub hashes: u32,
+
+    /// Keys to add, in steps
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 1000)]
+    pub items: u64,
+
+    /// Keys never added, checked after each step
+    #[arg(short = 'q', long, value_name = "Q", default_value_t = 10_000)]
+    pub queries: u64,
+
+    /// How many steps to add the keys in (one row each)
+    #[arg(long, value_name = "S", default_value_t = 10)]
+    pub steps: u64,
+
+    /// Seed for the generated keys: the same seed gives the same keys
+    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    pub seed: u64,
+
+    /// Also write the chart as an SVG figure
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 /// `bloom-tutor calc`

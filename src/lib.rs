@@ -4,6 +4,7 @@ pub mod bloom;
 pub mod calc;
 pub mod cli;
 pub mod command;
+pub mod experiment;
 pub mod explain;
 pub mod filter;
 pub mod grade;
@@ -37,6 +38,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cli::Sub::Grade(args) => grade::run(args, &mut out)?,
             cli::Sub::Calc(args) => {
                 calc::run(args, &mut out)?;
+                ExitCode::SUCCESS
+            }
+            cli::Sub::Experiment(args) => {
+                experiment::run(args, &mut out)?;
                 ExitCode::SUCCESS
             }
         };

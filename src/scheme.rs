@@ -188,6 +188,25 @@ impl FilterSpec {
         }
     }
 
+    /// Whether `test` holds for every one of the key's positions, computing them one at a
+    /// time and stopping at the first that fails: a NO usually needs one or two hashes.
+    pub fn all_positions(&self, key: &[u8], mut test: impl FnMut(u64) -> bool) -> bool {
+        match self.scheme {
+            Scheme::ByteSum => {
+                let (h1, h2) = byte_sums(key);
+                test(reduce(h1, self.m)) && test(reduce(h2, self.m))
+            }
+            Scheme::Djb2Fnv => {
+                let (a, b) = djb2_fnv(key);
+                let step = djb2_fnv_step(b, self.m);
+                (0..u64::from(self.k)).all(|j| test(djb2_fnv_position(a, step, j, self.m)))
+            }
+            Scheme::Murmur3 => {
+                (0..self.k).all(|seed| test(floor_mod(murmur3_32(key, seed), self.m)))
+            }
+        }
+    }
+
     /// The arithmetic that takes `key` to its positions, one line per step, in the texts'
     /// own notation. Uses the same functions as [`FilterSpec::positions`].
     pub fn derivation(&self, key: &[u8]) -> Vec<String> {
@@ -502,6 +521,32 @@ mod tests {
             (MAX_BITS as i64 + i64::from(i32::MIN)) as u64
         );
         assert_eq!(floor_mod(7, 100), 7);
+    }
+
+    #[test]
+    fn all_positions_agrees_with_positions() {
+        for spec in [
+            FilterSpec::lesson(),
+            FilterSpec::new(Scheme::Djb2Fnv, Some(37), Some(5)).unwrap(),
+            FilterSpec::new(Scheme::Murmur3, Some(1000), Some(7)).unwrap(),
+        ] {
+            for key in ["fig", "sun", "", "a longer key"] {
+                let mut want = Vec::new();
+                spec.positions(key.as_bytes(), &mut want);
+                let mut got = Vec::new();
+                assert!(spec.all_positions(key.as_bytes(), |p| {
+                    got.push(p);
+                    true
+                }));
+                assert_eq!(got, want, "{spec} {key}");
+                let mut calls = 0;
+                assert!(!spec.all_positions(key.as_bytes(), |_| {
+                    calls += 1;
+                    false
+                }));
+                assert_eq!(calls, 1, "stops at the first failing position");
+            }
+        }
     }
 
     #[test]

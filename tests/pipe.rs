@@ -104,3 +104,27 @@ fn refuses_impossible_filters_before_running() {
         assert!(out.stdout.is_empty(), "{args:?} ran anyway");
     }
 }
+
+#[test]
+fn experiment_writes_an_svg_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chart.svg");
+    let out = tutor()
+        .args(["experiment", "-n", "100", "-q", "500", "--svg"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(&path).expect("the chart was written");
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert_eq!(
+        svg.matches("<polyline").count(),
+        4,
+        "theory and three schemes"
+    );
+    assert!(svg.contains("murmur3 measured"));
+}
