@@ -80,6 +80,28 @@ pub enum Sub {
     Calc(CalcArgs),
     /// Measure false positives on real filters and compare them with the theory
     Experiment(ExperimentArgs),
+    /// A guided lesson: predict each answer, then see it on a real filter
+    Lesson(LessonArgs),
+}
+
+/// `bloom-tutor lesson [NAME]`
+#[derive(Debug, Args)]
+pub struct LessonArgs {
+    /// Which lesson (default: basics, the main lesson)
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// List the lessons and how far you are in each
+    #[arg(long)]
+    pub list: bool,
+
+    /// Start the lesson over from the first step
+    #[arg(long)]
+    pub restart: bool,
+
+    /// Keep progress in this file (default: the platform's state folder)
+    #[arg(long, value_name = "FILE")]
+    pub progress_file: Option<PathBuf>,
 }
 
 /// `bloom-tutor experiment`

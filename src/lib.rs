@@ -10,6 +10,7 @@ pub mod filter;
 pub mod grade;
 pub mod help;
 pub mod input;
+pub mod lesson;
 pub mod repl;
 pub mod scheme;
 pub mod session;
@@ -40,6 +41,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 calc::run(args, &mut out)?;
                 ExitCode::SUCCESS
             }
+            cli::Sub::Lesson(args) => lesson::run(args, &mut out)?,
             cli::Sub::Experiment(args) => {
                 experiment::run(args, &mut out)?;
                 ExitCode::SUCCESS

@@ -48,8 +48,8 @@ pub fn history_path() -> Option<PathBuf> {
 
 /// ANSI styles, or nothing when colour is off.
 #[derive(Debug, Clone, Copy)]
-struct Style {
-    on: bool,
+pub(crate) struct Style {
+    pub(crate) on: bool,
 }
 
 impl Style {
@@ -152,7 +152,7 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
 
 /// Runs one command and adds the REPL's decorations: a note after ADD and CHECK, and the
 /// bits the last ADD set highlighted in BITS.
-fn answer(
+pub(crate) fn answer(
     session: &mut Session,
     cmd: &Command<'_>,
     style: Style,

@@ -46,7 +46,7 @@ pub enum Knowledge {
 /// Bounded by [`REMEMBERED_KEYS`] keys and [`REMEMBERED_BYTES`] bytes; entries in
 /// `first_setter` exist only for bits a remembered key newly set, so there are at most
 /// k per key and none per untouched bit.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 struct Memory {
     keys: IndexSet<Box<[u8]>, RandomState>,
     bytes: usize,
@@ -87,7 +87,7 @@ impl Memory {
 }
 
 /// One filter and its history, driven one command at a time.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Session {
     spec: FilterSpec,
     filter: Filter,
