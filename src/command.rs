@@ -144,24 +144,28 @@ pub enum LineError {
     LeadingSpace,
 }
 
+/// The user's bytes as text for a message: invalid UTF-8 shown lossily, control characters
+/// escaped so a stray CR or escape code cannot garble the terminal.
+fn shown(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).escape_debug().to_string()
+}
+
 impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LineError::UnknownCommand(word) => write!(
                 f,
                 "unknown command `{}`, expected ADD, CHECK or BITS (HELP lists every command)",
-                String::from_utf8_lossy(word)
+                shown(word)
             ),
             LineError::MissingKey(verb) => write!(f, "{verb} needs a key, expected `{verb} key`"),
             LineError::EmptyKey(verb) => write!(
                 f,
                 "the key after `{verb} ` is empty, expected `{verb} key` (the key is everything after the first space)"
             ),
-            LineError::UnexpectedArgument(verb, arg) => write!(
-                f,
-                "{verb} takes nothing after it, got `{}`",
-                String::from_utf8_lossy(arg)
-            ),
+            LineError::UnexpectedArgument(verb, arg) => {
+                write!(f, "{verb} takes nothing after it, got `{}`", shown(arg))
+            }
             LineError::NeedsSpace(verb) => write!(
                 f,
                 "`{verb}` must be followed by a space, expected `{verb} key` (a tab does not separate the key)"
@@ -376,6 +380,8 @@ mod tests {
             msg.starts_with("unknown command `FOO`, expected ADD, CHECK or BITS"),
             "{msg}"
         );
+        let msg = LineError::UnknownCommand(b"BITS\r\x1b".to_vec()).to_string();
+        assert!(msg.starts_with("unknown command `BITS\\r\\u{1b}`"), "{msg}");
         let msg = LineError::MissingKey(Verb::Add).to_string();
         assert_eq!(msg, "ADD needs a key, expected `ADD key`");
     }

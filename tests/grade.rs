@@ -66,6 +66,8 @@ fn each_mistake_is_named() {
         ("split_every_space.py", "split-every-space"),
         ("prompt_printed.py", "prompt-printed"),
         ("answer_case.py", "answer-case"),
+        ("extra_whitespace.py", "extra-whitespace"),
+        ("no_final_newline.py", "no-final-newline"),
     ] {
         let out = grade(&["--json"], &["python3", &fixture(file)]);
         let report = json(&out);

@@ -15,6 +15,7 @@ pub enum Mistake {
     PromptPrinted,
     NoFinalNewline,
     AnswerCase,
+    ExtraWhitespace,
 }
 
 impl From<Mistake> for &'static str {
@@ -44,6 +45,7 @@ impl Mistake {
             Mistake::PromptPrinted => "prompt-printed",
             Mistake::NoFinalNewline => "no-final-newline",
             Mistake::AnswerCase => "answer-case",
+            Mistake::ExtraWhitespace => "extra-whitespace",
         }
     }
 
@@ -76,6 +78,10 @@ impl Mistake {
             }
             Mistake::NoFinalNewline => {
                 "your last answer has no line ending. End every answer with a newline"
+            }
+            Mistake::ExtraWhitespace => {
+                "your answers carry extra spaces, tabs or carriage returns. Print each answer \
+                 with nothing before or after it but the newline"
             }
             Mistake::AnswerCase => {
                 "your answers are spelled differently. Print exactly NO and MAYBE, in capitals"
@@ -148,6 +154,14 @@ pub fn diagnose(script: &str, expected: &str, got: &str) -> Option<Mistake> {
     if got.to_ascii_uppercase() == expected {
         return Some(Mistake::AnswerCase);
     }
+    let trimmed: Vec<&str> = got
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    if trimmed == expected.lines().collect::<Vec<_>>() {
+        return Some(Mistake::ExtraWhitespace);
+    }
     // A prompt: every expected line appears at the end of a line of output, after the same
     // prefix, and stripping that prefix leaves the right answers.
     let want: Vec<&str> = expected.lines().collect();
@@ -200,6 +214,10 @@ mod tests {
         assert_eq!(
             diagnose("", "NO\nMAYBE\n", "> NO\n> MAYBE\n"),
             Some(Mistake::PromptPrinted)
+        );
+        assert_eq!(
+            diagnose("", "NO\nMAYBE\n", "NO \r\nMAYBE\t\n"),
+            Some(Mistake::ExtraWhitespace)
         );
         assert_eq!(diagnose("", "NO\n", "NO\n"), None);
         assert_eq!(diagnose("", "NO\n", "YES\n"), None);

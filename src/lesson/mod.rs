@@ -217,14 +217,20 @@ fn state_before(lesson: &Lesson, i: usize) -> anyhow::Result<Session> {
     Ok(session)
 }
 
-/// Runs one command on `session` and shows it as the REPL would.
+/// Runs one command on `session` and shows it as the REPL would, prompt included.
 fn show_command(session: &mut Session, line: &str, out: &mut impl Write) -> anyhow::Result<()> {
     writeln!(out, "bloom> {line}")?;
+    run_on(session, line, out)
+}
+
+/// Runs `line` on `session` with the REPL's notes. QUIT and HELP mean the lesson's own words
+/// in a lesson, so here they do nothing.
+fn run_on(session: &mut Session, line: &str, out: &mut impl Write) -> anyhow::Result<()> {
     match Command::parse(line.as_bytes()) {
+        Ok(Some(Command::Quit | Command::Help(_))) | Ok(None) => {}
         Ok(Some(cmd)) => {
             repl::answer(session, &cmd, Style { on: false }, out)?;
         }
-        Ok(None) => {}
         Err(e) => writeln!(out, "error: {e}")?,
     }
     Ok(())
@@ -286,7 +292,7 @@ fn ask(
         let first_word = typed.split(' ').next().unwrap_or("");
         if Verb::from_word(first_word.as_bytes()).is_some() {
             let session = sandbox.get_or_insert_with(|| state.clone());
-            show_experiment(session, typed, out)?;
+            run_on(session, typed, out)?;
             continue;
         }
         if q.expect.accepts(typed) {
@@ -302,21 +308,6 @@ fn ask(
                 "Not quite. Type hint for help, or skip to see the answer."
             )?,
             None => writeln!(out, "Not quite. Try again, or type hint.")?,
-        }
-    }
-}
-
-/// A command the learner typed to experiment: QUIT and HELP mean the lesson's words here.
-fn show_experiment(session: &mut Session, line: &str, out: &mut impl Write) -> anyhow::Result<()> {
-    match Command::parse(line.as_bytes()) {
-        Ok(Some(Command::Quit | Command::Help(_))) | Ok(None) => Ok(()),
-        Ok(Some(cmd)) => {
-            repl::answer(session, &cmd, Style { on: false }, out)?;
-            Ok(())
-        }
-        Err(e) => {
-            writeln!(out, "error: {e}")?;
-            Ok(())
         }
     }
 }
