@@ -57,7 +57,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
 
-    let mut session = Session::new(spec, cli.explain, "# ");
+    let mut session = Session::new(spec, cli.explain, "# ").without_trace();
     let spec_fixed = cli.filter.any_given();
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut err = io::stderr().lock();

@@ -272,19 +272,12 @@ impl fmt::Display for FilterSpec {
 pub fn byte_sums(key: &[u8]) -> (u128, u128) {
     // A u64 cannot overflow below 2^28 bytes (255 · n² / 2 < 2^64); longer keys use u128.
     if key.len() < 1 << 28 {
+        // Walking from the last byte, a running sum adds each byte once more for every
+        // position before it: h2 = Σ bytes[i]·(i+1) with no multiply.
         let (mut h1, mut h2) = (0u64, 0u64);
-        let mut chunks = key.chunks_exact(8);
-        let mut offset = 0u64;
-        for chunk in &mut chunks {
-            let (sum, weighted) = sums_of_eight(chunk);
-            // Byte j of this chunk has weight offset + j + 1.
-            h1 += sum;
-            h2 += (offset + 1) * sum + weighted;
-            offset += 8;
-        }
-        for (j, &b) in chunks.remainder().iter().enumerate() {
+        for &b in key.iter().rev() {
             h1 += u64::from(b);
-            h2 += u64::from(b) * (offset + j as u64 + 1);
+            h2 += h1;
         }
         (u128::from(h1), u128::from(h2))
     } else {
@@ -295,30 +288,6 @@ pub fn byte_sums(key: &[u8]) -> (u128, u128) {
         }
         (h1, h2)
     }
-}
-
-/// For eight bytes b0..b7: (Σ bj, Σ j·bj), computed on the whole word at once.
-///
-/// The even and odd bytes go into four 16-bit lanes each. Multiplying lanes x0..x3 by
-/// 0x0000_0001_0002_0003 leaves 3·x0 + ... in the low lanes and Σ l·xl in the top lane;
-/// no lane exceeds 16 bits (at most 255·6), so no carry disturbs it.
-#[inline]
-fn sums_of_eight(chunk: &[u8]) -> (u64, u64) {
-    const LOW: u64 = 0x00ff_00ff_00ff_00ff;
-    const ONES: u64 = 0x0001_0001_0001_0001;
-    const RAMP: u64 = 0x0000_0001_0002_0003;
-    let mut word = [0u8; 8];
-    word.copy_from_slice(chunk);
-    let w = u64::from_le_bytes(word);
-    let even = w & LOW; // bytes 0, 2, 4, 6 as lanes 0..3
-    let odd = (w >> 8) & LOW; // bytes 1, 3, 5, 7
-    let lane_sum = |x: u64| x.wrapping_mul(ONES) >> 48;
-    let lane_ramp = |x: u64| x.wrapping_mul(RAMP) >> 48;
-    let odd_sum = lane_sum(odd);
-    let sum = lane_sum(even) + odd_sum;
-    // Byte 2l has index 2l and byte 2l+1 has index 2l+1.
-    let weighted = 2 * lane_ramp(even) + 2 * lane_ramp(odd) + odd_sum;
-    (sum, weighted)
 }
 
 #[inline]

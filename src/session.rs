@@ -105,6 +105,8 @@ pub struct Session {
     prefix: &'static str,
     /// Whether any command has run since the filter was made.
     touched: bool,
+    /// Record traces for notes and commentary; plain piped scripts need none.
+    tracing: bool,
 }
 
 impl Session {
@@ -122,7 +124,15 @@ impl Session {
             commentary,
             prefix,
             touched: false,
+            tracing: true,
         }
+    }
+
+    /// The same session without traces, for plain scripts: ADD and CHECK then touch no
+    /// buffers, and CHECK stops at the first 0 bit. [`Session::trace`] stays empty.
+    pub fn without_trace(mut self) -> Session {
+        self.tracing = self.commentary;
+        self
     }
 
     pub fn spec(&self) -> &FilterSpec {
@@ -164,7 +174,9 @@ impl Session {
 
     /// Replaces the filter with an empty one of another shape, forgetting everything.
     pub fn reshape(&mut self, spec: FilterSpec) {
+        let tracing = self.tracing;
         *self = Session::new(spec, self.commentary, self.prefix);
+        self.tracing = tracing;
     }
 
     /// Whether `key` was added, as far as the tutor remembers.
@@ -224,6 +236,17 @@ impl Session {
     fn add(&mut self, key: &[u8]) {
         self.adds += 1;
         self.checked_last = false;
+        if !self.tracing {
+            let remembered = self.memory.remember(key);
+            let (filter, memory) = (&mut self.filter, &mut self.memory);
+            self.spec.all_positions(key, |pos| {
+                if let (true, Some(i)) = (filter.set(pos), remembered) {
+                    memory.first_setter.insert(pos, i);
+                }
+                true
+            });
+            return;
+        }
         let t = &mut self.add_trace;
         self.spec.positions(key, &mut t.positions);
         t.was_set.clear();
@@ -240,6 +263,10 @@ impl Session {
     /// Tests the key's bits; true means MAYBE.
     fn check(&mut self, key: &[u8]) -> bool {
         self.checked_last = true;
+        if !self.tracing {
+            let filter = &self.filter;
+            return self.spec.all_positions(key, |pos| filter.test(pos));
+        }
         let t = &mut self.check_trace;
         self.spec.positions(key, &mut t.positions);
         t.was_set.clear();
@@ -383,6 +410,24 @@ mod tests {
         assert_eq!(s.knows(b"key0"), Knowledge::Added);
         assert_eq!(s.knows(b"never"), Knowledge::Unknown);
         assert_eq!(s.distinct_keys(), None);
+    }
+
+    #[test]
+    fn untraced_sessions_answer_and_blame_the_same() {
+        let script = [
+            "ADD fig",
+            "ADD lime",
+            "ADD date",
+            "BITS",
+            "CHECK plum",
+            "CHECK sun",
+            "EXPLAIN sun",
+        ];
+        let mut traced = Session::new(FilterSpec::lesson(), false, "# ");
+        let mut plain = Session::new(FilterSpec::lesson(), false, "# ").without_trace();
+        assert_eq!(run(&mut traced, &script), run(&mut plain, &script));
+        assert_eq!(plain.setter_of(22), Some(&b"date"[..]));
+        assert!(plain.trace().positions.is_empty());
     }
 
     #[test]
