@@ -93,6 +93,7 @@ fn history_is_written_to_the_state_folder() {
     // A second session finds it: the up arrow brings the line back.
     let mut p = start(state.path(), &[]);
     p.send("\x1b[A").unwrap();
+    p.flush().unwrap();
     p.send_line("").unwrap();
     p.exp_string("ADD remembered: positions")
         .expect("the recalled line runs");
@@ -131,4 +132,25 @@ fn unwritable_history_warns_once_and_goes_on() {
     p.send_control('d').unwrap();
     let rest = p.exp_eof().unwrap();
     assert!(!rest.contains("warning"), "warned again at exit: {rest:?}");
+}
+
+#[test]
+fn tab_completes_command_words() {
+    let state = tempfile::tempdir().unwrap();
+    let mut p = start(state.path(), &["--no-history"]);
+    p.send_line("ADD fig").unwrap();
+    p.exp_string("newly set").unwrap();
+    p.exp_string("bloom> ").unwrap();
+    // `ch` + TAB becomes `check ` (in the case typed), then the key.
+    p.send("ch\t").unwrap();
+    p.flush().unwrap();
+    p.exp_string("check ").expect("TAB completed the word");
+    p.send_line("fig").unwrap();
+    p.exp_string("MAYBE").expect("the completed command ran");
+    p.exp_string("CHECK fig: positions 54, 45").unwrap();
+    p.exp_string("bloom> ").unwrap();
+    p.send_line("HELP").unwrap();
+    p.exp_string("EXPLAIN key").expect("HELP lists the tutor's commands");
+    p.send_control('d').unwrap();
+    p.exp_eof().unwrap();
 }
