@@ -57,12 +57,19 @@ struct Memory {
 
 impl Memory {
     /// Remembers `key` unless it is known or memory is full; returns its index if remembered.
+    #[inline]
     fn remember(&mut self, key: &[u8]) -> Option<u32> {
         // Once a key was turned away, no answer depends on finding a known key's index:
-        // its bits were set when it was first added.
+        // its bits were set when it was first added. This check runs on every ADD of a long
+        // script, so it stays inline and the lookup below does not.
         if self.overflowed {
             return None;
         }
+        self.remember_slow(key)
+    }
+
+    #[inline(never)]
+    fn remember_slow(&mut self, key: &[u8]) -> Option<u32> {
         if let Some(i) = self.keys.get_index_of(key) {
             return Some(i as u32);
         }
