@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Throughput and memory of the piped protocol against the C reference, side by side.
-# Usage: bench/run.sh [LINES]   (default 2000000; needs gcc, python3, hyperfine)
+# Usage: bench/run.sh [LINES]   (default 2000000; RUNS=30 pairs; needs gcc, python3, hyperfine)
 # Prints the ratio of medians (bloom-tutor / ref.c): below 1 means bloom-tutor is faster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,17 +17,31 @@ bin=target/release/bloom-tutor
 # Same answers first: a fast wrong program is no benchmark.
 cmp <("$bin" < "$work/script.txt") <("$work/ref" < "$work/script.txt")
 
-hyperfine --warmup 2 --runs "${RUNS:-30}" --export-json "$work/times.json" \
-  "$bin < $work/script.txt > /dev/null" \
-  "$work/ref < $work/script.txt > /dev/null" >&2
+# Alternate the two programs run by run, so a machine that speeds up or slows down during
+# the measurement affects both alike; hyperfine would time all of one, then all of the other.
+python3 - "$bin" "$work/ref" "$work/script.txt" "$lines" "${RUNS:-30}" <<'PY'
+import statistics, subprocess, sys, time
+ours, ref, script, lines, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 
-python3 - "$work/times.json" "$lines" <<'PY'
-import json, statistics, sys
-runs = json.load(open(sys.argv[1]))["results"]
-ours, ref = (statistics.median(r["times"]) for r in runs)
-print(f"lines: {sys.argv[2]}")
-print(f"median ns/line: bloom-tutor {ours / int(sys.argv[2]) * 1e9:.0f}, ref.c {ref / int(sys.argv[2]) * 1e9:.0f}")
-print(f"ratio of medians (bloom-tutor / ref.c): {ours / ref:.2f}")
+def once(program):
+    with open(script, "rb") as stdin:
+        start = time.perf_counter()
+        subprocess.run([program], stdin=stdin, stdout=subprocess.DEVNULL, check=True)
+        return time.perf_counter() - start
+
+for program in (ours, ref):  # warm-up
+    once(program)
+t_ours, t_ref, pairs = [], [], []
+for _ in range(runs):
+    a, b = once(ours), once(ref)
+    t_ours.append(a)
+    t_ref.append(b)
+    pairs.append(a / b)
+m_ours, m_ref = statistics.median(t_ours), statistics.median(t_ref)
+print(f"lines: {lines}, runs: {runs} alternating pairs")
+print(f"median ns/line: bloom-tutor {m_ours / lines * 1e9:.0f}, ref.c {m_ref / lines * 1e9:.0f}")
+print(f"ratio of medians (bloom-tutor / ref.c): {m_ours / m_ref:.2f}")
+print(f"median of per-pair ratios: {statistics.median(pairs):.2f}")
 PY
 
 # Peak memory must not grow with the script: compare a short and a long run.

@@ -125,17 +125,18 @@ pub enum Command<'a> {
     Quit,
 }
 
-/// A line that is not a command, and what was expected instead.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LineError {
+/// A line that is not a command, and what was expected instead. It borrows the line, so a
+/// parse result costs no allocation and nothing to drop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineError<'a> {
     /// The first word is no command; holds the word.
-    UnknownCommand(Vec<u8>),
+    UnknownCommand(&'a [u8]),
     /// A key command with nothing after it (`ADD`).
     MissingKey(Verb),
     /// A key command followed by a space and nothing else (`ADD `).
     EmptyKey(Verb),
     /// A command that takes nothing was given something (`BITS 3`).
-    UnexpectedArgument(Verb, Vec<u8>),
+    UnexpectedArgument(Verb, &'a [u8]),
     /// A known command word glued to its key by something other than a space (`ADD\tfig`).
     NeedsSpace(Verb),
     /// REMOVE, which a plain Bloom filter cannot do.
@@ -150,7 +151,7 @@ fn shown(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).escape_debug().to_string()
 }
 
-impl fmt::Display for LineError {
+impl fmt::Display for LineError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LineError::UnknownCommand(word) => write!(
@@ -183,7 +184,7 @@ impl fmt::Display for LineError {
     }
 }
 
-impl std::error::Error for LineError {}
+impl std::error::Error for LineError<'_> {}
 
 impl<'a> Command<'a> {
     /// Parses one line, without its line ending. `Ok(None)` is a line to skip: blank
@@ -191,7 +192,7 @@ impl<'a> Command<'a> {
     ///
     /// The command word is the bytes before the first space, in any case; the key is every
     /// byte after that space, kept exactly.
-    pub fn parse(line: &'a [u8]) -> Result<Option<Command<'a>>, LineError> {
+    pub fn parse(line: &'a [u8]) -> Result<Option<Command<'a>>, LineError<'a>> {
         match line.first() {
             None | Some(b'#') => return Ok(None),
             Some(b' ' | b'\t') if line.iter().all(|&b| b == b' ' || b == b'\t') => {
@@ -219,7 +220,7 @@ impl<'a> Command<'a> {
             },
             // `BITS ` with nothing after the space has no argument.
             (Takes::Nothing, Some(arg)) if !arg.is_empty() => {
-                return Err(LineError::UnexpectedArgument(verb, arg.to_vec()));
+                return Err(LineError::UnexpectedArgument(verb, arg));
             }
             (Takes::Nothing, _) => match verb {
                 Verb::Bits => Command::Bits,
@@ -266,7 +267,7 @@ fn first_space(line: &[u8]) -> Option<usize> {
 }
 
 /// The error for a first word that is no command, recognising two near misses.
-fn unknown_word(word: &[u8]) -> LineError {
+fn unknown_word(word: &[u8]) -> LineError<'_> {
     if word.is_empty() {
         return LineError::LeadingSpace;
     }
@@ -284,7 +285,7 @@ fn unknown_word(word: &[u8]) -> LineError {
             return LineError::NeedsSpace(verb);
         }
     }
-    LineError::UnknownCommand(word.to_vec())
+    LineError::UnknownCommand(word)
 }
 
 #[cfg(test)]
@@ -292,7 +293,7 @@ mod tests {
     use super::*;
 
     #[track_caller]
-    fn case(input: &[u8], expected: Result<Option<Command<'_>>, LineError>) {
+    fn case(input: &[u8], expected: Result<Option<Command<'_>>, LineError<'_>>) {
         assert_eq!(
             Command::parse(input),
             expected,
@@ -337,27 +338,18 @@ mod tests {
         case(b"ADD ", Err(LineError::EmptyKey(Verb::Add)));
         case(
             b"BITS 3",
-            Err(LineError::UnexpectedArgument(Verb::Bits, b"3".to_vec())),
+            Err(LineError::UnexpectedArgument(Verb::Bits, b"3")),
         );
-        case(b"FOO bar", Err(LineError::UnknownCommand(b"FOO".to_vec())));
+        case(b"FOO bar", Err(LineError::UnknownCommand(b"FOO")));
         case(b" ADD fig", Err(LineError::LeadingSpace));
-        case(
-            b"ADDfig",
-            Err(LineError::UnknownCommand(b"ADDfig".to_vec())),
-        );
+        case(b"ADDfig", Err(LineError::UnknownCommand(b"ADDfig")));
         case(b"ADD\tfig", Err(LineError::NeedsSpace(Verb::Add)));
         case(b"REMOVE fig", Err(LineError::Remove));
-        case(b"\xff", Err(LineError::UnknownCommand(b"\xff".to_vec())));
-        case(b"ADD@ x", Err(LineError::UnknownCommand(b"ADD@".to_vec())));
-        case(
-            b"A\x04D x",
-            Err(LineError::UnknownCommand(b"A\x04D".to_vec())),
-        );
-        case(
-            b"CHECKS x",
-            Err(LineError::UnknownCommand(b"CHECKS".to_vec())),
-        );
-        case(b"ad x", Err(LineError::UnknownCommand(b"ad".to_vec())));
+        case(b"\xff", Err(LineError::UnknownCommand(b"\xff")));
+        case(b"ADD@ x", Err(LineError::UnknownCommand(b"ADD@")));
+        case(b"A\x04D x", Err(LineError::UnknownCommand(b"A\x04D")));
+        case(b"CHECKS x", Err(LineError::UnknownCommand(b"CHECKS")));
+        case(b"ad x", Err(LineError::UnknownCommand(b"ad")));
     }
 
     #[test]
@@ -375,12 +367,12 @@ mod tests {
 
     #[test]
     fn messages_name_what_was_expected() {
-        let msg = LineError::UnknownCommand(b"FOO".to_vec()).to_string();
+        let msg = LineError::UnknownCommand(b"FOO").to_string();
         assert!(
             msg.starts_with("unknown command `FOO`, expected ADD, CHECK or BITS"),
             "{msg}"
         );
-        let msg = LineError::UnknownCommand(b"BITS\r\x1b".to_vec()).to_string();
+        let msg = LineError::UnknownCommand(b"BITS\r\x1b").to_string();
         assert!(msg.starts_with("unknown command `BITS\\r\\u{1b}`"), "{msg}");
         let msg = LineError::MissingKey(Verb::Add).to_string();
         assert_eq!(msg, "ADD needs a key, expected `ADD key`");

@@ -212,7 +212,12 @@ impl Session {
                 if self.commentary {
                     self.comment(out, &[explain::after_check(self, key)])?;
                 }
-                out.write_all(if maybe { b"MAYBE\n" } else { b"NO\n" })?;
+                // Two calls with fixed lengths copy without a call to memcpy.
+                if maybe {
+                    out.write_all(b"MAYBE\n")?;
+                } else {
+                    out.write_all(b"NO\n")?;
+                }
             }
             Command::Bits => {
                 write_bits(&self.filter, out)?;

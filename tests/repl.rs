@@ -150,7 +150,8 @@ fn tab_completes_command_words() {
     p.exp_string("CHECK fig: positions 54, 45").unwrap();
     p.exp_string("bloom> ").unwrap();
     p.send_line("HELP").unwrap();
-    p.exp_string("EXPLAIN key").expect("HELP lists the tutor's commands");
+    p.exp_string("EXPLAIN key")
+        .expect("HELP lists the tutor's commands");
     p.send_control('d').unwrap();
     p.exp_eof().unwrap();
 }
