@@ -39,12 +39,40 @@ pub fn expected_answers(script: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// How a case ended, as the JSON report spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every answer right.
+    Pass,
+    /// It ran to the end, with a wrong answer.
+    Fail,
+    /// Stopped at the timeout.
+    Timeout,
+    /// A non-zero exit status or a signal.
+    Crash,
+    /// Stopped for writing too much.
+    Flood,
+}
+
+impl Status {
+    /// The label in the human report.
+    fn label(self) -> &'static str {
+        match self {
+            Status::Pass => "PASS",
+            Status::Fail => "FAIL",
+            Status::Timeout => "TIME",
+            Status::Crash => "CRASH",
+            Status::Flood => "FLOOD",
+        }
+    }
+}
+
 /// How one case went.
 #[derive(Debug, Clone, Serialize)]
 pub struct Verdict {
     pub name: &'static str,
-    /// `pass`, `fail`, `timeout`, `crash` or `flood`.
-    pub status: &'static str,
+    pub status: Status,
     pub expected: String,
     pub got: String,
     pub mistake: Option<Mistake>,
@@ -58,7 +86,7 @@ pub struct Verdict {
 
 impl Verdict {
     fn passed(&self) -> bool {
-        self.status == "pass"
+        self.status == Status::Pass
     }
 }
 
@@ -131,24 +159,26 @@ fn judge(case: &Case, run: runner::Run, timeout: f64) -> Verdict {
     let got = String::from_utf8_lossy(&run.stdout).into_owned();
     let (status, reason) = match run.end {
         End::TimedOut => (
-            "timeout",
+            Status::Timeout,
             Some(format!(
                 "no end within {timeout} s; the program was stopped"
             )),
         ),
         End::Flooded => (
-            "flood",
+            Status::Flood,
             Some(format!(
                 "wrote more than {} KiB; the program was stopped",
                 OUTPUT_CAP / 1024
             )),
         ),
-        End::Signalled(sig) => ("crash", Some(format!("ended by signal {sig}"))),
-        End::Exited(code) if code != 0 => ("crash", Some(format!("exited with status {code}"))),
-        End::Exited(_) if got == expected => ("pass", None),
-        End::Exited(_) => ("fail", None),
+        End::Signalled(sig) => (Status::Crash, Some(format!("ended by signal {sig}"))),
+        End::Exited(code) if code != 0 => {
+            (Status::Crash, Some(format!("exited with status {code}")))
+        }
+        End::Exited(_) if got == expected => (Status::Pass, None),
+        End::Exited(_) => (Status::Fail, None),
     };
-    let mistake = if status == "pass" {
+    let mistake = if status == Status::Pass {
         None
     } else {
         mistakes::diagnose(&case.script, &expected, &got)
@@ -216,13 +246,7 @@ fn command_for_output_line(script: &str, index: usize) -> Option<usize> {
 fn write_report(out: &mut impl Write, program: &str, verdicts: &[Verdict]) -> std::io::Result<()> {
     writeln!(out, "grading `{program}` on {} case(s)\n", verdicts.len())?;
     for v in verdicts {
-        let label = match v.status {
-            "pass" => "PASS",
-            "timeout" => "TIME",
-            "crash" => "CRASH",
-            "flood" => "FLOOD",
-            _ => "FAIL",
-        };
+        let label = v.status.label();
         writeln!(out, "{label:<5}  {}", v.name)?;
         if v.passed() {
             continue;
