@@ -155,3 +155,33 @@ fn tab_completes_command_words() {
     p.send_control('d').unwrap();
     p.exp_eof().unwrap();
 }
+
+#[test]
+fn the_lesson_runs_on_a_terminal_and_saves_progress() {
+    let state = tempfile::tempdir().unwrap();
+    let progress = state.path().join("lesson.json");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"));
+    cmd.arg("lesson")
+        .arg("--progress-file")
+        .arg(&progress)
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm");
+    let mut p = spawn_command(cmd, Some(TIMEOUT_MS)).unwrap();
+    p.exp_string("Which one: NO or MAYBE?")
+        .expect("the first question");
+    p.exp_string("answer> ").expect("a prompt on a terminal");
+    p.send_line("maybe").unwrap();
+    p.exp_string("Not quite.")
+        .expect("a wrong answer gets a hint");
+    p.exp_string("answer> ").unwrap();
+    p.send_line("no").unwrap();
+    p.exp_string("What is h1 for fig?").expect("the next step");
+    p.exp_string("answer> ").unwrap();
+    p.send_control('d').unwrap();
+    p.exp_string("Progress saved at step 2 of 12")
+        .expect("Ctrl-D saves and leaves");
+    p.exp_eof().unwrap();
+    assert_eq!(exit_code(&p), 0);
+    let saved = std::fs::read_to_string(&progress).expect("progress file written");
+    assert!(saved.contains("\"step\": 1"), "{saved}");
+}
