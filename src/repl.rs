@@ -122,6 +122,15 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
             Ok(line) => line,
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
+            // Bytes that are not UTF-8 typed at the terminal: the line is lost, the session is not.
+            Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                writeln!(
+                    stderr,
+                    "{} that line was not valid UTF-8 text; to use raw bytes as keys, pipe a script in",
+                    style.error("error:")
+                )?;
+                continue;
+            }
             Err(e) => return Err(e.into()),
         };
         if !line.trim().is_empty() {
