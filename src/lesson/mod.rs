@@ -35,7 +35,10 @@ impl Input {
                 Err(ReadlineError::Interrupted) => Ok(Some(String::new())),
                 Err(ReadlineError::Eof) => Ok(None),
                 Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
-                    writeln!(out, "That line was not valid UTF-8 text; please type it again.")?;
+                    writeln!(
+                        out,
+                        "That line was not valid UTF-8 text; please type it again."
+                    )?;
                     Ok(Some(String::new()))
                 }
                 Err(e) => Err(e.into()),
