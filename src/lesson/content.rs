@@ -2,6 +2,7 @@
 //! Every number a question expects is computed by the same code the filter uses.
 
 use super::answer::Expect;
+use crate::experiment::{Plan, measure};
 use crate::scheme::{FilterSpec, Scheme, byte_sums};
 use crate::theory;
 
@@ -467,6 +468,22 @@ fn sizing() -> Lesson {
 fn hash_quality() -> Lesson {
     let spec = FilterSpec::lesson();
     let abc = positions(&spec, "abc");
+    // The same measurement `bloom-tutor experiment` makes, small enough to run right here.
+    let plan = Plan {
+        items: 10_000,
+        queries: 4_000,
+        steps: 1,
+        seed: 1,
+    };
+    let measured = |scheme: Scheme| {
+        FilterSpec::new(scheme, Some(100_000), Some(2))
+            .ok()
+            .and_then(|spec| measure(&spec, plan, &mut |_| {}).last().copied())
+            .map_or(0.0, |row| row.measured)
+    };
+    let (bytesum, murmur3) = (measured(Scheme::ByteSum), measured(Scheme::Murmur3));
+    let theory = theory::fp_textbook(10_000.0, 100_000, 2);
+    let pct = |x: f64| format!("{:.1}%", x * 100.0);
     Lesson {
         name: "hash-quality",
         title: "Why hash quality matters: byte sums against murmur3",
@@ -495,12 +512,15 @@ fn hash_quality() -> Lesson {
                 ..Step::default()
             },
             Step {
-                say: lines(
-                    "A byte sum is also a small number: a 10-byte key sums to about 1000, so in a\n\
-                     filter of 100,000 bits h1 only ever reaches the first few thousand.\n\
-                     `bloom-tutor experiment -m 100000 -n 10000` measures all three schemes:\n\
-                     at n = 10000, murmur3 gives about 3%, as the formula says.",
-                ),
+                say: vec![
+                    "A byte sum is also a small number: a 10-byte key sums to about 1000, so in a".into(),
+                    "filter of 100,000 bits h1 only ever reaches the first few thousand.".into(),
+                    format!(
+                        "The tutor just filled two filters of 100,000 bits with 10,000 keys: murmur3 gave {}",
+                        pct(murmur3)
+                    ),
+                    format!("false positives, and the formula says {}.", pct(theory)),
+                ],
                 question: Some(Question {
                     id: "which-worse",
                     ask: "Which scheme do you expect to do far worse than the formula: bytesum or murmur3?".into(),
@@ -508,10 +528,14 @@ fn hash_quality() -> Lesson {
                     hints: vec!["Which one can only reach a few of the bits?".into()],
                     slips: vec![],
                     reveal: vec![],
-                    after: lines(
-                        "The byte sums measure about ten times the formula's rate there. Run the\n\
-                         experiment to see it, and --svg to draw it.",
-                    ),
+                    after: vec![
+                        format!(
+                            "The byte sums gave {}: {:.0} times the formula. See it yourself with",
+                            pct(bytesum),
+                            bytesum / theory
+                        ),
+                        "`bloom-tutor experiment -m 100000 -n 10000`, and add --svg to draw it.".into(),
+                    ],
                 }),
                 ..Step::default()
             },
