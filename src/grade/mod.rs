@@ -125,20 +125,34 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         None => cases::all(),
     };
     let timeout = Duration::from_secs_f64(args.timeout);
-    let mut verdicts = Vec::new();
-    for case in &chosen {
-        let run = runner::run(&args.program, case.script.as_bytes(), timeout, OUTPUT_CAP)?;
-        verdicts.push(judge(case, run, args.timeout));
-    }
     let program = args
         .program
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect::<Vec<_>>();
+    if !args.json {
+        writeln!(
+            out,
+            "grading `{}` on {} case(s)\n",
+            program.join(" "),
+            chosen.len()
+        )?;
+    }
+    let mut verdicts = Vec::new();
+    for case in &chosen {
+        let run = runner::run(&args.program, case.script.as_bytes(), timeout, OUTPUT_CAP)?;
+        let verdict = judge(case, run, args.timeout);
+        if !args.json {
+            // Each case as it finishes: a slow program still shows progress.
+            write_verdict(out, &verdict)?;
+            out.flush()?;
+        }
+        verdicts.push(verdict);
+    }
     if args.json {
         write_json(out, &program, &verdicts)?;
     } else {
-        write_report(out, &program.join(" "), &verdicts)?;
+        write_summary(out, &verdicts)?;
     }
     let all_passed = verdicts.iter().all(Verdict::passed);
     Ok(if all_passed {
@@ -243,58 +257,61 @@ fn command_for_output_line(script: &str, index: usize) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
-fn write_report(out: &mut impl Write, program: &str, verdicts: &[Verdict]) -> std::io::Result<()> {
-    writeln!(out, "grading `{program}` on {} case(s)\n", verdicts.len())?;
-    for v in verdicts {
-        let label = v.status.label();
-        writeln!(out, "{label:<5}  {}", v.name)?;
-        if v.passed() {
-            continue;
-        }
-        if let Some(reason) = &v.reason {
-            writeln!(out, "       {reason}")?;
-        }
-        let want: Vec<&str> = v.expected.split_inclusive('\n').collect();
-        let have: Vec<&str> = v.got.split_inclusive('\n').collect();
-        if let Some(i) = (0..want.len().max(have.len())).find(|&i| want.get(i) != have.get(i)) {
-            let script: Vec<&str> = v.script.lines().collect();
-            let cmd = command_for_output_line(&v.script, i);
-            match cmd {
-                Some(c) => writeln!(
-                    out,
-                    "       first wrong answer: output line {}, the answer to `{}` (script line {})",
-                    i + 1,
-                    script[c],
-                    c + 1
-                )?,
-                None => writeln!(
-                    out,
-                    "       first wrong answer: output line {}, after the last command",
-                    i + 1
-                )?,
-            }
-            writeln!(out, "         expected: {}", visible(want.get(i).copied()))?;
-            writeln!(out, "         got:      {}", visible(have.get(i).copied()))?;
-            if let Some(c) = cmd {
-                let from = c.saturating_sub(2);
-                for (n, line) in script.iter().enumerate().take(c + 2).skip(from) {
-                    let mark = if n == c { ">" } else { " " };
-                    writeln!(out, "       {mark} {:>3} | {}", n + 1, shorten(line))?;
-                }
-            }
-        }
-        if let Some(m) = v.mistake {
-            writeln!(out, "       likely mistake [{}]: {}", m.id(), m.hint())?;
-        }
-        let tail: Vec<&str> = v.stderr_tail.lines().collect();
-        if !tail.is_empty() {
-            writeln!(out, "       end of stderr:")?;
-            for line in &tail[tail.len().saturating_sub(5)..] {
-                writeln!(out, "         {line}")?;
-            }
-        }
-        writeln!(out, "       reproduce: bloom-tutor grade --show {}", v.name)?;
+/// One case of the human report: its status and, for a failure, what went wrong and where.
+fn write_verdict(out: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
+    let label = v.status.label();
+    writeln!(out, "{label:<5}  {}", v.name)?;
+    if v.passed() {
+        return Ok(());
     }
+    if let Some(reason) = &v.reason {
+        writeln!(out, "       {reason}")?;
+    }
+    let want: Vec<&str> = v.expected.split_inclusive('\n').collect();
+    let have: Vec<&str> = v.got.split_inclusive('\n').collect();
+    if let Some(i) = (0..want.len().max(have.len())).find(|&i| want.get(i) != have.get(i)) {
+        let script: Vec<&str> = v.script.lines().collect();
+        let cmd = command_for_output_line(&v.script, i);
+        match cmd {
+            Some(c) => writeln!(
+                out,
+                "       first wrong answer: output line {}, the answer to `{}` (script line {})",
+                i + 1,
+                script[c],
+                c + 1
+            )?,
+            None => writeln!(
+                out,
+                "       first wrong answer: output line {}, after the last command",
+                i + 1
+            )?,
+        }
+        writeln!(out, "         expected: {}", visible(want.get(i).copied()))?;
+        writeln!(out, "         got:      {}", visible(have.get(i).copied()))?;
+        if let Some(c) = cmd {
+            let from = c.saturating_sub(2);
+            for (n, line) in script.iter().enumerate().take(c + 2).skip(from) {
+                let mark = if n == c { ">" } else { " " };
+                writeln!(out, "       {mark} {:>3} | {}", n + 1, shorten(line))?;
+            }
+        }
+    }
+    if let Some(m) = v.mistake {
+        writeln!(out, "       likely mistake [{}]: {}", m.id(), m.hint())?;
+    }
+    let tail: Vec<&str> = v.stderr_tail.lines().collect();
+    if !tail.is_empty() {
+        writeln!(out, "       end of stderr:")?;
+        for line in &tail[tail.len().saturating_sub(5)..] {
+            writeln!(out, "         {line}")?;
+        }
+    }
+    writeln!(out, "       reproduce: bloom-tutor grade --show {}", v.name)?;
+    Ok(())
+}
+
+/// The closing lines of the human report: the count and the most likely mistake.
+fn write_summary(out: &mut impl Write, verdicts: &[Verdict]) -> std::io::Result<()> {
     let passed = verdicts.iter().filter(|v| v.passed()).count();
     writeln!(
         out,
