@@ -51,12 +51,16 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         return Ok(code);
     }
     let spec = cli.filter.spec()?;
-    let stdin = io::stdin();
-    if cli.files.is_empty() && stdin.is_terminal() && io::stdout().is_terminal() {
+    if cli.files.is_empty() && io::stdin().is_terminal() && io::stdout().is_terminal() {
         repl::run(spec, &repl::Options::from_cli(&cli))?;
         return Ok(ExitCode::SUCCESS);
     }
+    run_files(&cli, spec)
+}
 
+/// Runs the command line's script files (or stdin) in order against one filter.
+fn run_files(cli: &Cli, spec: FilterSpec) -> anyhow::Result<ExitCode> {
+    let stdin = io::stdin();
     let mut session = Session::new(spec, cli.explain, "# ").without_trace();
     let spec_fixed = cli.filter.any_given();
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
