@@ -51,6 +51,20 @@ fn positions(spec: &FilterSpec, key: &str) -> Vec<u64> {
     out
 }
 
+/// The arithmetic from bytes to positions (what EXPLAIN prints), then `closing` if any.
+/// Steps before any ADD show this rather than EXPLAIN, whose bit states would all be 0.
+fn arithmetic(spec: &FilterSpec, key: &str, closing: &str) -> Vec<String> {
+    let mut lines: Vec<String> = spec
+        .derivation(key.as_bytes())
+        .into_iter()
+        .map(|l| format!("  {l}"))
+        .collect();
+    if !closing.is_empty() {
+        lines.push(closing.to_string());
+    }
+    lines
+}
+
 /// Every lesson, in order.
 pub fn all() -> Vec<Lesson> {
     vec![basics(), sizing(), hash_quality()]
@@ -166,11 +180,11 @@ fn basics() -> Lesson {
                                 .into(),
                         ),
                     ],
-                    reveal: vec!["EXPLAIN fig".into()],
-                    after: vec![format!(
-                        "So ADD fig sets bits {} and {}. EXPLAIN shows this arithmetic for any key.",
+                    reveal: vec![],
+                    after: arithmetic(&spec, "fig", &format!(
+                        "So ADD fig sets bits {} and {}. EXPLAIN fig shows this arithmetic at any prompt.",
                         fig[0], fig[1]
-                    )],
+                    )),
                 }),
                 ..Step::default()
             },
@@ -194,8 +208,8 @@ fn basics() -> Lesson {
                             "Those are the sums; each position is the sum mod 64.".into(),
                         ),
                     ],
-                    reveal: vec!["EXPLAIN lime".into()],
-                    after: vec![],
+                    reveal: vec![],
+                    after: arithmetic(&spec, "lime", ""),
                 }),
                 ..Step::default()
             },
@@ -217,8 +231,8 @@ fn basics() -> Lesson {
                         ),
                         (Expect::number(n(cafe1)), format!("{cafe1} is the sum; take it mod 64.")),
                     ],
-                    reveal: vec!["EXPLAIN café".into()],
-                    after: vec![],
+                    reveal: vec![],
+                    after: arithmetic(&spec, "café", "The bytes, not the letters: that is what every hash in the lessons adds up."),
                 }),
                 ..Step::default()
             },
