@@ -22,6 +22,18 @@ pub struct Sizing {
     pub fp: f64,
 }
 
+impl Sizing {
+    /// n keys in m bits with k hashes, and the textbook rate that gives.
+    fn new(items: f64, bits: f64, hashes: u32) -> Sizing {
+        Sizing {
+            items,
+            bits,
+            hashes,
+            fp: theory::fp_textbook(items, bits as u64, hashes),
+        }
+    }
+}
+
 /// Works out what `args` leaves open.
 pub fn solve(args: &CalcArgs) -> anyhow::Result<Sizing> {
     if let Some(p) = args.fp
@@ -39,38 +51,20 @@ pub fn solve(args: &CalcArgs) -> anyhow::Result<Sizing> {
     if args.hashes == Some(0) {
         bail!("--hashes must be at least 1");
     }
+    // n and m known: k is given or the best for them, and p follows.
+    let from_n_and_m = |n: f64, m: f64| {
+        let k = args.hashes.unwrap_or_else(|| theory::best_hashes(m, n));
+        Sizing::new(n, m, k)
+    };
     let s = match (args.items, args.fp, args.bits) {
-        (Some(n), Some(p), None) => {
-            let m = theory::bits_for(n, p);
-            let k = args.hashes.unwrap_or_else(|| theory::best_hashes(m, n));
-            Sizing {
-                items: n,
-                bits: m,
-                hashes: k,
-                fp: theory::fp_textbook(n, m as u64, k),
-            }
-        }
-        (Some(n), None, Some(m)) => {
-            let k = args.hashes.unwrap_or_else(|| theory::best_hashes(m, n));
-            Sizing {
-                items: n,
-                bits: m,
-                hashes: k,
-                fp: theory::fp_textbook(n, m as u64, k),
-            }
-        }
+        (Some(n), Some(p), None) => from_n_and_m(n, theory::bits_for(n, p)),
+        (Some(n), None, Some(m)) => from_n_and_m(n, m),
         (None, Some(p), Some(m)) => {
             // With k free, the best k for a rate p is log2(1/p).
             let k = args
                 .hashes
                 .unwrap_or_else(|| (-p.log2()).round().max(1.0) as u32);
-            let n = theory::keys_for(m, k, p).floor();
-            Sizing {
-                items: n,
-                bits: m,
-                hashes: k,
-                fp: theory::fp_textbook(n, m as u64, k),
-            }
+            Sizing::new(theory::keys_for(m, k, p).floor(), m, k)
         }
         (Some(_), Some(_), Some(_)) => bail!(
             "n, p and m are all given, so there is nothing to work out; leave one of --items, --fp and --bits out"

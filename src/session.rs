@@ -344,6 +344,16 @@ mod tests {
     use super::*;
     use crate::scheme::Scheme;
 
+    /// The main lesson's worked trace.
+    const LESSON_TRACE: [&str; 6] = [
+        "ADD fig",
+        "ADD lime",
+        "ADD date",
+        "BITS",
+        "CHECK plum",
+        "CHECK sun",
+    ];
+
     fn run(session: &mut Session, lines: &[&str]) -> String {
         let mut out = Vec::new();
         for line in lines {
@@ -356,17 +366,7 @@ mod tests {
     #[test]
     fn reproduces_the_lesson_trace() {
         let mut s = Session::new(FilterSpec::lesson(), false, "# ");
-        let out = run(
-            &mut s,
-            &[
-                "ADD fig",
-                "ADD lime",
-                "ADD date",
-                "BITS",
-                "CHECK plum",
-                "CHECK sun",
-            ],
-        );
+        let out = run(&mut s, &LESSON_TRACE);
         assert_eq!(
             out,
             "0000000000000000000000100100001000000001000001000000001000000000\nNO\nMAYBE\n"
@@ -426,15 +426,11 @@ mod tests {
 
     #[test]
     fn untraced_sessions_answer_and_blame_the_same() {
-        let script = [
-            "ADD fig",
-            "ADD lime",
-            "ADD date",
-            "BITS",
-            "CHECK plum",
-            "CHECK sun",
-            "EXPLAIN sun",
-        ];
+        let script: Vec<&str> = LESSON_TRACE
+            .iter()
+            .copied()
+            .chain(["EXPLAIN sun"])
+            .collect();
         let mut traced = Session::new(FilterSpec::lesson(), false, "# ");
         let mut plain = Session::new(FilterSpec::lesson(), false, "# ").without_trace();
         assert_eq!(run(&mut traced, &script), run(&mut plain, &script));
