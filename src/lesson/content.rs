@@ -67,12 +67,32 @@ fn arithmetic(spec: &FilterSpec, key: &str, closing: &str) -> Vec<String> {
 
 /// Every lesson, in order.
 pub fn all() -> Vec<Lesson> {
-    vec![basics(), sizing(), hash_quality()]
+    LESSONS.iter().map(|(_, make)| make()).collect()
 }
+
+/// A function that builds one lesson.
+type MakeLesson = fn() -> Lesson;
+
+/// Each lesson's name and the function that builds it: a lesson is built only when asked
+/// for (hash-quality runs a small experiment to get its numbers).
+const LESSONS: [(&str, MakeLesson); 3] = [
+    ("basics", basics),
+    ("sizing", sizing),
+    ("hash-quality", hash_quality),
+];
 
 /// The lesson called `name`.
 pub fn find(name: &str) -> Option<Lesson> {
-    all().into_iter().find(|l| l.name == name)
+    LESSONS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, make)| make())
+}
+
+/// The lesson after `name`, if there is one.
+pub fn next_after(name: &str) -> Option<Lesson> {
+    let i = LESSONS.iter().position(|(n, _)| *n == name)?;
+    LESSONS.get(i + 1).map(|(_, make)| make())
 }
 
 fn basics() -> Lesson {
@@ -595,6 +615,15 @@ mod tests {
                 assert!(!q.hints.is_empty(), "{}: no hint", q.id);
             }
         }
+    }
+
+    #[test]
+    fn lessons_are_found_by_their_own_names() {
+        for (name, make) in LESSONS {
+            assert_eq!(make().name, name);
+        }
+        assert_eq!(next_after("basics").map(|l| l.name), Some("sizing"));
+        assert!(next_after("hash-quality").is_none());
     }
 
     #[test]

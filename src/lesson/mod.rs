@@ -180,11 +180,7 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     save(&path, &progress, out)?;
     writeln!(out, "\nThat is the end of `{}`.", lesson.name)?;
     summary(out, &lesson, &progress)?;
-    let next = content::all()
-        .into_iter()
-        .skip_while(|l| l.name != lesson.name)
-        .nth(1);
-    if let Some(next) = next {
+    if let Some(next) = content::next_after(lesson.name) {
         writeln!(
             out,
             "Next: `bloom-tutor lesson {}` ({}).",
