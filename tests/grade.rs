@@ -158,6 +158,11 @@ fn a_program_that_cannot_start_is_one_clear_error() {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "a report was started: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 #[test]

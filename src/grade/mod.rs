@@ -130,19 +130,16 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect::<Vec<_>>();
-    if !args.json {
-        writeln!(
-            out,
-            "grading `{}` on {} case(s)\n",
-            program.join(" "),
-            chosen.len()
-        )?;
-    }
     let mut verdicts = Vec::new();
     for case in &chosen {
         let run = runner::run(&args.program, case.script.as_bytes(), timeout, OUTPUT_CAP)?;
         let verdict = judge(case, run, args.timeout);
         if !args.json {
+            // After the first run, so a program that cannot start gets only its error.
+            if verdicts.is_empty() {
+                let (program, cases) = (program.join(" "), chosen.len());
+                writeln!(out, "grading `{program}` on {cases} case(s)\n")?;
+            }
             // Each case as it finishes: a slow program still shows progress.
             write_verdict(out, &verdict)?;
             out.flush()?;

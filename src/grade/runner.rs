@@ -56,7 +56,16 @@ pub fn run(
         // Its own process group, so it and anything it starts can be stopped together.
         .process_group(0)
         .spawn()
-        .with_context(|| format!("could not start `{}`", path.to_string_lossy()))?;
+        .with_context(|| {
+            let shown = path.to_string_lossy();
+            // `grade -- "python3 bloom.py"` passes one word with a space: say how to split it.
+            let hint = if shown.contains(' ') {
+                " (the program and its arguments go after `--` as separate words, as in `-- python3 bloom.py`)"
+            } else {
+                ""
+            };
+            format!("could not start `{shown}`{hint}")
+        })?;
 
     let mut stdin = child.stdin.take().context("stdin is piped")?;
     let input = input.to_vec();
