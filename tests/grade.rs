@@ -182,3 +182,31 @@ fn cases_can_be_listed_and_shown() {
     let out = grade(&["--show", "nope"], &[]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn two_mistakes_at_once_are_both_named() {
+    let out = grade(&["--json"], &["python3", &fixture("two_mistakes.py")]);
+    let report = json(&out);
+    let cases = report["cases"].as_array().unwrap();
+    let failing: Vec<&serde_json::Value> = cases.iter().filter(|c| c["status"] != "pass").collect();
+    assert!(!failing.is_empty());
+    for case in &failing {
+        assert!(
+            !case["mistakes"].as_array().unwrap().is_empty(),
+            "case {} is not explained: {case:#}",
+            case["name"]
+        );
+    }
+    let both = serde_json::json!(["h2-from-zero", "bits-reversed"]);
+    assert!(
+        failing.iter().any(|c| c["mistakes"] == both),
+        "no case names both mistakes: {report:#}"
+    );
+    let out = grade(
+        &["--case", "lesson-trace"],
+        &["python3", &fixture("two_mistakes.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("likely mistake [h2-from-zero]"), "{text}");
+    assert!(text.contains("likely mistake [bits-reversed]"), "{text}");
+}

@@ -91,23 +91,24 @@ impl Mistake {
 }
 
 /// The answers a program with `mistake` gives to `script` (uppercase commands, LF).
-pub fn answers_with(script: &str, mistake: Mistake) -> String {
+pub fn answers_with(script: &str, mistakes: &[Mistake]) -> String {
+    let has = |m: Mistake| mistakes.contains(&m);
     let mut bits = [false; 64];
     let mut out = String::new();
     let positions = |key: &str| -> [usize; 2] {
-        let values: Vec<u64> = if mistake == Mistake::CharsNotBytes {
+        let values: Vec<u64> = if has(Mistake::CharsNotBytes) {
             key.chars().map(|c| c as u64).collect()
         } else {
             key.bytes().map(u64::from).collect()
         };
-        let first_weight = if mistake == Mistake::H2FromZero { 0 } else { 1 };
+        let first_weight = if has(Mistake::H2FromZero) { 0 } else { 1 };
         let h1: u64 = values.iter().sum();
         let h2: u64 = values.iter().zip(first_weight..).map(|(v, w)| v * w).sum();
         [(h1 % 64) as usize, (h2 % 64) as usize]
     };
     for line in script.lines() {
         let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
-        let key = if mistake == Mistake::SplitEverySpace {
+        let key = if has(Mistake::SplitEverySpace) {
             rest.split(' ').find(|s| !s.is_empty()).unwrap_or("")
         } else {
             rest
@@ -116,7 +117,7 @@ pub fn answers_with(script: &str, mistake: Mistake) -> String {
             "ADD" => positions(key).iter().for_each(|&p| bits[p] = true),
             "CHECK" => {
                 let ps = positions(key);
-                let maybe = if mistake == Mistake::AnyBit {
+                let maybe = if has(Mistake::AnyBit) {
                     ps.iter().any(|&p| bits[p])
                 } else {
                     ps.iter().all(|&p| bits[p])
@@ -125,7 +126,7 @@ pub fn answers_with(script: &str, mistake: Mistake) -> String {
             }
             "BITS" => {
                 let mut line: String = bits.iter().map(|&b| if b { '1' } else { '0' }).collect();
-                if mistake == Mistake::BitsReversed {
+                if has(Mistake::BitsReversed) {
                     line = line.chars().rev().collect();
                 }
                 out += &line;
@@ -137,17 +138,28 @@ pub fn answers_with(script: &str, mistake: Mistake) -> String {
     out
 }
 
-/// The mistake that explains `got` where `expected` was right, if one does.
-pub fn diagnose(script: &str, expected: &str, got: &str) -> Option<Mistake> {
+/// The mistakes that explain `got` where `expected` was right: one of the lesson's, or two
+/// of them together (a learner can make both), or one formatting slip. Empty if none does.
+pub fn diagnose(script: &str, expected: &str, got: &str) -> Vec<Mistake> {
     if got == expected {
-        return None;
+        return Vec::new();
     }
-    for m in Mistake::MODELLED {
-        let theirs = answers_with(script, m);
+    let singles = Mistake::MODELLED.iter().map(|&m| vec![m]);
+    let pairs = Mistake::MODELLED
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &a)| Mistake::MODELLED[i + 1..].iter().map(move |&b| vec![a, b]));
+    for set in singles.chain(pairs) {
+        let theirs = answers_with(script, &set);
         if theirs != expected && theirs == got {
-            return Some(m);
+            return set;
         }
     }
+    formatting_slip(expected, got).into_iter().collect()
+}
+
+/// A slip in how the answers are written rather than computed.
+fn formatting_slip(expected: &str, got: &str) -> Option<Mistake> {
     if !expected.is_empty() && expected.strip_suffix('\n') == Some(got) {
         return Some(Mistake::NoFinalNewline);
     }
@@ -198,7 +210,7 @@ mod tests {
         for m in Mistake::MODELLED {
             let caught = cases::all().iter().any(|c| {
                 let right = crate::grade::expected_answers(&c.script);
-                answers_with(&c.script, m) != right
+                answers_with(&c.script, &[m]) != right
             });
             assert!(caught, "no case tells {} from a correct program", m.id());
         }
@@ -206,20 +218,27 @@ mod tests {
 
     #[test]
     fn diagnoses_formatting_slips() {
-        assert_eq!(diagnose("", "NO\n", "NO"), Some(Mistake::NoFinalNewline));
+        assert_eq!(diagnose("", "NO\n", "NO"), [Mistake::NoFinalNewline]);
+        let answers = "NO\nMAYBE\n";
+        assert_eq!(diagnose("", answers, "no\nmaybe\n"), [Mistake::AnswerCase]);
         assert_eq!(
-            diagnose("", "NO\nMAYBE\n", "no\nmaybe\n"),
-            Some(Mistake::AnswerCase)
+            diagnose("", answers, "> NO\n> MAYBE\n"),
+            [Mistake::PromptPrinted]
         );
         assert_eq!(
-            diagnose("", "NO\nMAYBE\n", "> NO\n> MAYBE\n"),
-            Some(Mistake::PromptPrinted)
+            diagnose("", answers, "NO \r\nMAYBE\t\n"),
+            [Mistake::ExtraWhitespace]
         );
-        assert_eq!(
-            diagnose("", "NO\nMAYBE\n", "NO \r\nMAYBE\t\n"),
-            Some(Mistake::ExtraWhitespace)
-        );
-        assert_eq!(diagnose("", "NO\n", "NO\n"), None);
-        assert_eq!(diagnose("", "NO\n", "YES\n"), None);
+        assert!(diagnose("", "NO\n", "NO\n").is_empty());
+        assert!(diagnose("", "NO\n", "YES\n").is_empty());
+    }
+
+    #[test]
+    fn diagnoses_two_mistakes_together() {
+        let script = "ADD fig\nBITS\nCHECK gif\n";
+        let expected = crate::grade::expected_answers(script);
+        let both = [Mistake::H2FromZero, Mistake::BitsReversed];
+        let got = answers_with(script, &both);
+        assert_eq!(diagnose(script, &expected, &got), both);
     }
 }

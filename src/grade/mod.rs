@@ -75,7 +75,10 @@ pub struct Verdict {
     pub status: Status,
     pub expected: String,
     pub got: String,
+    /// The mistake behind the wrong answers (the first, when two explain them together).
     pub mistake: Option<Mistake>,
+    /// Every mistake that together explains the wrong answers.
+    pub mistakes: Vec<Mistake>,
     /// Why a case that is not `pass` failed, in words.
     pub reason: Option<String>,
     #[serde(skip)]
@@ -189,8 +192,8 @@ fn judge(case: &Case, run: runner::Run, timeout: f64) -> Verdict {
         End::Exited(_) if got == expected => (Status::Pass, None),
         End::Exited(_) => (Status::Fail, None),
     };
-    let mistake = if status == Status::Pass {
-        None
+    let mistakes = if status == Status::Pass {
+        Vec::new()
     } else {
         mistakes::diagnose(&case.script, &expected, &got)
     };
@@ -199,7 +202,8 @@ fn judge(case: &Case, run: runner::Run, timeout: f64) -> Verdict {
         status,
         expected,
         got: cut(got),
-        mistake,
+        mistake: mistakes.first().copied(),
+        mistakes,
         reason,
         stderr_tail: String::from_utf8_lossy(&run.stderr_tail).into_owned(),
         script: case.script.clone(),
@@ -293,7 +297,7 @@ fn write_verdict(out: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
             }
         }
     }
-    if let Some(m) = v.mistake {
+    for m in &v.mistakes {
         writeln!(out, "       likely mistake [{}]: {}", m.id(), m.hint())?;
     }
     let tail: Vec<&str> = v.stderr_tail.lines().collect();
@@ -330,7 +334,7 @@ fn write_summary(out: &mut impl Write, verdicts: &[Verdict]) -> std::io::Result<
 /// The mistake that explains the most failing cases.
 fn main_mistake(verdicts: &[Verdict]) -> Option<(Mistake, usize)> {
     let mut counts: Vec<(Mistake, usize)> = Vec::new();
-    for m in verdicts.iter().filter_map(|v| v.mistake) {
+    for &m in verdicts.iter().flat_map(|v| &v.mistakes) {
         match counts.iter_mut().find(|(k, _)| *k == m) {
             Some((_, n)) => *n += 1,
             None => counts.push((m, 1)),
