@@ -320,19 +320,24 @@ fn write_summary(out: &mut impl Write, verdicts: &[Verdict]) -> std::io::Result<
         verdicts.len(),
         verdicts.len() - passed
     )?;
-    if let Some((m, n)) = main_mistake(verdicts) {
-        let failed = verdicts.len() - passed;
+    let failed = verdicts.len() - passed;
+    for (i, (m, n)) in mistake_counts(verdicts).into_iter().enumerate() {
+        let lead = if i == 0 {
+            "most likely mistake:"
+        } else {
+            "and also:"
+        };
         writeln!(
             out,
-            "most likely mistake: [{}], which explains {n} of the {failed} failing case(s)",
+            "{lead} [{}], which explains {n} of the {failed} failing case(s)",
             m.id()
         )?;
     }
     Ok(())
 }
 
-/// The mistake that explains the most failing cases.
-fn main_mistake(verdicts: &[Verdict]) -> Option<(Mistake, usize)> {
+/// Each mistake named in any case, with how many cases it explains, most first.
+fn mistake_counts(verdicts: &[Verdict]) -> Vec<(Mistake, usize)> {
     let mut counts: Vec<(Mistake, usize)> = Vec::new();
     for &m in verdicts.iter().flat_map(|v| &v.mistakes) {
         match counts.iter_mut().find(|(k, _)| *k == m) {
@@ -340,7 +345,9 @@ fn main_mistake(verdicts: &[Verdict]) -> Option<(Mistake, usize)> {
             None => counts.push((m, 1)),
         }
     }
-    counts.into_iter().max_by_key(|&(_, n)| n)
+    // Stable: among equal counts, the order the cases first named them.
+    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    counts
 }
 
 #[derive(Serialize)]
@@ -365,7 +372,7 @@ fn write_json(
         passed,
         failed: verdicts.len() - passed,
         total: verdicts.len(),
-        mistake: main_mistake(verdicts).map(|(m, _)| m),
+        mistake: mistake_counts(verdicts).first().map(|&(m, _)| m),
     };
     serde_json::to_writer_pretty(&mut *out, &report)?;
     writeln!(out)
