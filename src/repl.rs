@@ -168,8 +168,10 @@ pub(crate) fn answer(
     out: &mut impl Write,
 ) -> io::Result<Flow> {
     if *cmd == Command::Bits {
+        // A terminal shows the first SHOWN_BITS; a script gets every bit.
+        const SHOWN_BITS: u64 = 4096;
         let mut bits = Vec::new();
-        session::write_bits(session.filter(), &mut bits)?;
+        session::write_first_bits(session.filter(), SHOWN_BITS, &mut bits)?;
         let last = session.last_add();
         let line: String = bits
             .iter()
@@ -184,6 +186,14 @@ pub(crate) fn answer(
             })
             .collect();
         writeln!(out, "{line}")?;
+        let m = session.filter().len();
+        if m > SHOWN_BITS {
+            let note = format!(
+                "(the first {SHOWN_BITS} of {m} bits; {} are set in all; run a script to print every bit)",
+                session.filter().count_ones()
+            );
+            writeln!(out, "{}", style.note(&note))?;
+        }
         let set: Vec<String> = bits
             .iter()
             .enumerate()

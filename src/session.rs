@@ -305,6 +305,11 @@ impl Session {
 
 /// `0`/`1` for each bit, bit 0 first, without a line ending.
 pub fn write_bits(filter: &Filter, out: &mut impl Write) -> io::Result<()> {
+    write_first_bits(filter, filter.len(), out)
+}
+
+/// The first `limit` bits (all of them if the filter is shorter), as [`write_bits`] does.
+pub fn write_first_bits(filter: &Filter, limit: u64, out: &mut impl Write) -> io::Result<()> {
     // Eight characters for each byte value, least significant bit first.
     static DIGITS: [[u8; 8]; 256] = {
         let mut t = [[b'0'; 8]; 256];
@@ -321,10 +326,10 @@ pub fn write_bits(filter: &Filter, out: &mut impl Write) -> io::Result<()> {
         }
         t
     };
-    let m = filter.len() as usize;
+    let m = filter.len().min(limit) as usize;
     let mut chunk = [0u8; 512];
     let mut written = 0;
-    for words in filter.words().chunks(chunk.len() / 64) {
+    for words in filter.words()[..m.div_ceil(64)].chunks(chunk.len() / 64) {
         let mut n = 0;
         for word in words {
             for byte in word.to_le_bytes() {
@@ -397,6 +402,20 @@ mod tests {
                 "m = {m}"
             );
         }
+    }
+
+    #[test]
+    fn writes_only_the_first_bits_asked_for() {
+        let mut f = Filter::new(1000);
+        f.set(3);
+        f.set(700);
+        let mut out = Vec::new();
+        write_first_bits(&f, 5, &mut out).unwrap();
+        assert_eq!(out, b"00010");
+        out.clear();
+        write_first_bits(&f, 5000, &mut out).unwrap();
+        assert_eq!(out.len(), 1000);
+        assert_eq!(out[700], b'1');
     }
 
     #[test]
