@@ -231,6 +231,45 @@ mod tests {
         assert_eq!(got[1].1, b"end");
     }
 
+    /// A reader that hands out its bytes a few at a time, as a pipe may.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        sizes: std::iter::Cycle<std::vec::IntoIter<usize>>,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self
+                .sizes
+                .next()
+                .unwrap_or(1)
+                .min(buf.len())
+                .min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn lines_do_not_depend_on_how_reads_are_split(
+            data in proptest::collection::vec(proptest::sample::select(vec![b'a', b'\n', b'\r', b'x']), 0..300),
+            sizes in proptest::collection::vec(1usize..9, 1..8),
+        ) {
+            let mut got = Vec::new();
+            let reader = Trickle { data: &data, sizes: sizes.into_iter().cycle() };
+            for_each_line(reader, |event| {
+                if let Event::Line(n, l) = event {
+                    got.push((n, l.to_vec()));
+                }
+                Ok(Flow::Continue)
+            })
+            .unwrap();
+            proptest::prop_assert_eq!(got, lines_of(&data));
+        }
+    }
+
     #[test]
     fn empty_input_has_no_lines() {
         assert!(lines_of(b"").is_empty());
