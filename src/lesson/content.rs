@@ -3,7 +3,7 @@
 
 use super::answer::Expect;
 use crate::experiment::{Plan, measure};
-use crate::scheme::{FilterSpec, Scheme, byte_sums};
+use crate::scheme::{FilterSpec, Scheme, byte_sums, djb2_fnv, floor_mod, murmur3_32};
 use crate::theory;
 
 /// One lesson: a filter to work on and the steps to go through.
@@ -423,6 +423,10 @@ fn sizing() -> Lesson {
     let (m, k) = (spec.bits(), spec.hashes());
     let p3 = theory::fp_textbook(3.0, m, k);
     let best = theory::best_hashes(m as f64, 3.0);
+    let p3_best = theory::fp_textbook(3.0, m, best);
+    let p6 = theory::fp_textbook(6.0, m, k);
+    let bits_6 = theory::bits_for(6.0, 0.01);
+    let one_decimal = |p: f64| (p * 1000.0).round() / 10.0;
     Lesson {
         name: "sizing",
         title: "Choosing m and k, on the intro's 16-bit filter",
@@ -488,10 +492,76 @@ fn sizing() -> Lesson {
                     hints: vec!["16 / 3 = 5.33, times 0.693.".into()],
                     slips: vec![],
                     reveal: vec![],
-                    after: lines(
-                        "With so few bits per key, no k helps much: about 10 bits per key and k = 7\n\
-                         give 1%. `bloom-tutor calc --items 3 --fp 1%` sizes this filter properly.",
+                    after: vec![],
+                }),
+                ..Step::default()
+            },
+            Step {
+                say: vec![],
+                question: Some(Question {
+                    id: "rate-best-k",
+                    ask: format!(
+                        "With that k = {best} instead of 3 (m = 16, n = 3), what rate does the formula give, in percent?"
                     ),
+                    // Tight: the rate for k = 3 is only 0.2 points away.
+                    expect: Expect::about(one_decimal(p3_best), 0.06),
+                    hints: vec![format!(
+                        "k*n/m = {best}*3/16; then (1 - e^(-k*n/m))^k."
+                    )],
+                    slips: vec![(
+                        Expect::about(one_decimal(p3), 0.06),
+                        "That is the rate for k = 3; put the new k into both places in the formula.".into(),
+                    )],
+                    reveal: vec![],
+                    after: vec![format!(
+                        "{:.1}% against {:.1}%: the best k helps, but only a little when there are few bits per key.",
+                        one_decimal(p3_best),
+                        one_decimal(p3)
+                    )],
+                }),
+                ..Step::default()
+            },
+            Step {
+                say: lines("Keep m = 16 and k = 3, and add three more keys:"),
+                setup: vec!["ADD cow".into(), "ADD pig".into(), "ADD hen".into()],
+                question: Some(Question {
+                    id: "rate-n6",
+                    ask: "With n = 6 now, what rate does the formula give, in percent?".into(),
+                    expect: Expect::about(one_decimal(p6), 0.25),
+                    hints: vec!["k*n/m = 3*6/16 = 1.125, and e^(-1.125) is about 0.325.".into()],
+                    slips: vec![(
+                        Expect::about(one_decimal(p3), 0.25),
+                        "That is the rate for 3 keys; n is 6 now.".into(),
+                    )],
+                    reveal: vec!["STATS".into()],
+                    after: vec![
+                        format!(
+                            "Twice the keys, {:.1} times the false positives: the filter fills up, and",
+                            p6 / p3
+                        ),
+                        "a key never added finds all k of its bits set more and more often.".into(),
+                    ],
+                }),
+            },
+            Step {
+                say: lines(
+                    "Sizing turns it around: choose the rate, and get the bits.\n\
+                     m = -n * ln(p) / (ln 2)^2, with ln(0.01) about -4.605 and (ln 2)^2 about 0.4805.",
+                ),
+                question: Some(Question {
+                    id: "bits-for-six",
+                    ask: "How many bits do 6 keys need for a 1% rate? (round up)".into(),
+                    expect: Expect::about(bits_6, 1.0),
+                    hints: vec!["6 * 4.605 / 0.4805".into()],
+                    slips: vec![(
+                        Expect::about((6.0 * 0.01f64.ln().abs() / std::f64::consts::LN_2).ceil(), 1.0),
+                        "Divide by (ln 2)^2, about 0.4805, not by ln 2.".into(),
+                    )],
+                    reveal: vec![],
+                    after: vec![format!(
+                        "{bits_6} bits, about {:.1} per key, where this filter has 16 for all six.",
+                        bits_6 / 6.0
+                    ), "`bloom-tutor calc --items 6 --fp 1%` works it out, k included.".into()],
                 }),
                 ..Step::default()
             },
@@ -518,6 +588,14 @@ fn hash_quality() -> Lesson {
     let (bytesum, murmur3) = (measured(Scheme::ByteSum), measured(Scheme::Murmur3));
     let theory = theory::fp_textbook(10_000.0, 100_000, 2);
     let pct = |x: f64| format!("{:.1}%", x * 100.0);
+    // The intro's scheme on sheep, and the article's on dog, with the same functions the
+    // filters use.
+    let intro = FilterSpec::new(Scheme::Djb2Fnv, None, None).unwrap_or(spec);
+    let sheep = positions(&intro, "sheep");
+    let (a, b) = djb2_fnv(b"sheep");
+    let step = u64::from(b) % (intro.bits() - 1) + 1;
+    let dog = murmur3_32(b"dog", 0);
+    let dog_truncated = i64::from(dog) % 100;
     Lesson {
         name: "hash-quality",
         title: "Why hash quality matters: byte sums against murmur3",
@@ -541,6 +619,59 @@ fn hash_quality() -> Lesson {
                     after: lines(
                         "Same letters, same h1: only h2 tells anagrams apart. Real hashes mix every\n\
                          bit of every byte, so similar keys land far apart.",
+                    ),
+                }),
+                ..Step::default()
+            },
+            Step {
+                say: vec![
+                    "The intro's scheme computes two real hashes of the bytes once, a (djb2) and".into(),
+                    "b (FNV-1a), and makes its k positions from them: (a + j*step) mod m for".into(),
+                    "j = 0, 1, 2, with step = b mod (m-1) + 1.".into(),
+                    format!("For sheep, a = {a} and step = {step}; m = 16, and position 0 is {}.", sheep[0]),
+                ],
+                question: Some(Question {
+                    id: "double-hashing",
+                    ask: "What is position 1 for sheep?".into(),
+                    expect: Expect::number(sheep[1] as f64),
+                    hints: vec![format!("({a} + 1*{step}) mod 16: add the step to a, then take mod 16.")],
+                    slips: vec![(
+                        Expect::number((u64::from(a) + step) as f64),
+                        "Take the result mod 16, so it is a bit position from 0 to 15.".into(),
+                    )],
+                    reveal: vec![],
+                    after: arithmetic(
+                        &intro,
+                        "sheep",
+                        "Two good hashes stretched to k positions: this is how many real filters work.",
+                    ),
+                }),
+                ..Step::default()
+            },
+            Step {
+                say: vec![
+                    "The article uses murmur3, read as a signed 32-bit number, so it can be negative.".into(),
+                    format!("With seed 0, murmur3 of dog is {dog}."),
+                    "Python's % (floor modulo) always gives a result from 0 to m-1.".into(),
+                ],
+                question: Some(Question {
+                    id: "floor-modulo",
+                    ask: format!("What is {dog} mod 100, as Python computes it?"),
+                    expect: Expect::number(floor_mod(dog, 100) as f64),
+                    hints: vec![format!(
+                        "The remainder of {dog} / 100 keeps its sign: {dog_truncated}. Floor modulo adds 100 to it."
+                    )],
+                    slips: vec![(
+                        Expect::number(dog_truncated as f64),
+                        format!(
+                            "{dog_truncated} is what C, Java or Rust's % gives: the sign of the dividend. \
+                             Python's result has the sign of 100: add 100."
+                        ),
+                    )],
+                    reveal: vec![],
+                    after: lines(
+                        "A negative position would be outside the bits; the article's numbers depend\n\
+                         on floor modulo, and so does the tutor's murmur3 scheme.",
                     ),
                 }),
                 ..Step::default()
