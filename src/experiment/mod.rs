@@ -43,7 +43,7 @@ pub struct Plan {
 /// `tick` is called with the number of keys handled so far.
 pub fn measure(spec: &FilterSpec, plan: Plan, tick: &mut dyn FnMut(u64)) -> Vec<Row> {
     let mut filter = Filter::new(spec.bits());
-    let (mut key, mut positions) = (Vec::new(), Vec::new());
+    let mut key = Vec::new();
     let mut added = 0u64;
     let mut handled = 0u64;
     let mut rows = Vec::new();
@@ -51,10 +51,10 @@ pub fn measure(spec: &FilterSpec, plan: Plan, tick: &mut dyn FnMut(u64)) -> Vec<
         let target = plan.items * step / plan.steps;
         while added < target {
             keys::key(plan.seed, 2 * added, &mut key);
-            spec.positions(&key, &mut positions);
-            for &p in &positions {
+            spec.all_positions(&key, |p| {
                 filter.set(p);
-            }
+                true
+            });
             added += 1;
             handled += 1;
             if handled.is_multiple_of(8192) {
