@@ -110,39 +110,35 @@ pub fn run_script(
                 return Ok(Flow::Continue);
             }
         };
-        {
-            let problem = match Command::parse(line) {
-                Ok(Some(cmd)) => return session.execute(&cmd, out),
-                Ok(None) => match parse_directive(line) {
-                    None => return Ok(Flow::Continue),
-                    Some(Ok(spec)) if spec_fixed => {
-                        if spec != *session.spec() {
-                            writeln!(
-                                err,
-                                "note: {}: `# filter:` ignored, the command line chose {}",
-                                source.at(line_no),
-                                session.spec()
-                            )?;
-                        }
-                        return Ok(Flow::Continue);
+        let problem = match Command::parse(line) {
+            Ok(Some(cmd)) => return session.execute(&cmd, out),
+            Ok(None) => match parse_directive(line) {
+                None => return Ok(Flow::Continue),
+                Some(Ok(spec)) if spec_fixed => {
+                    if spec != *session.spec() {
+                        writeln!(
+                            err,
+                            "note: {}: `# filter:` ignored, the command line chose {}",
+                            source.at(line_no),
+                            session.spec()
+                        )?;
                     }
-                    Some(Ok(spec)) if session.is_untouched() => {
-                        session.reshape(spec);
-                        return Ok(Flow::Continue);
-                    }
-                    Some(Ok(_)) => {
-                        "a `# filter:` line must come before the first command".to_string()
-                    }
-                    Some(Err(why)) => why,
-                },
-                Err(e) => e.to_string(),
-            };
-            end.bad_lines += 1;
-            // Answers already written come first, so messages appear where they belong.
-            out.flush()?;
-            writeln!(err, "error: {}: {problem}", source.at(line_no))?;
-            Ok(Flow::Continue)
-        }
+                    return Ok(Flow::Continue);
+                }
+                Some(Ok(spec)) if session.is_untouched() => {
+                    session.reshape(spec);
+                    return Ok(Flow::Continue);
+                }
+                Some(Ok(_)) => "a `# filter:` line must come before the first command".to_string(),
+                Some(Err(why)) => why,
+            },
+            Err(e) => e.to_string(),
+        };
+        end.bad_lines += 1;
+        // Answers already written come first, so messages appear where they belong.
+        out.flush()?;
+        writeln!(err, "error: {}: {problem}", source.at(line_no))?;
+        Ok(Flow::Continue)
     })?;
     end.quit = flow == Flow::Quit;
     out.flush()?;
