@@ -243,7 +243,7 @@ fn fast_path(line: &[u8]) -> Option<Command<'_>> {
     const CHECK: u64 = u64::from_le_bytes(*b"check \0\0");
     // Lowercases letters (see `Verb::from_word`) and leaves the space a space.
     const FOLD3: u64 = 0x0000_0000_0020_2020;
-    const FOLD5: u64 = 0x0000_2020_2020_2020;
+    const FOLD5: u64 = 0x0000_0020_2020_2020;
     let head = u64::from_le_bytes(line.get(..8)?.try_into().ok()?);
     if (head | FOLD3) & 0xffff_ffff == ADD {
         return Some(Command::Add(&line[4..]));
@@ -350,6 +350,9 @@ mod tests {
         case(b"A\x04D x", Err(LineError::UnknownCommand(b"A\x04D")));
         case(b"CHECKS x", Err(LineError::UnknownCommand(b"CHECKS")));
         case(b"ad x", Err(LineError::UnknownCommand(b"ad")));
+        // The separator must be a space on the fast path too.
+        case(b"CHECK\0fig", Err(LineError::UnknownCommand(b"CHECK\0fig")));
+        case(b"ADD\0fig", Err(LineError::UnknownCommand(b"ADD\0fig")));
     }
 
     #[test]

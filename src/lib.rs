@@ -4,6 +4,7 @@ pub mod bloom;
 pub mod calc;
 pub mod cli;
 pub mod command;
+pub mod escape;
 pub mod experiment;
 pub mod explain;
 pub mod filter;
