@@ -2,6 +2,8 @@
 # Throughput and memory of the piped protocol against the C reference, side by side.
 # Usage: bench/run.sh [LINES]   (default 2000000; RUNS=30 pairs; needs gcc, python3, hyperfine)
 # Prints the ratio of medians (bloom-tutor / ref.c): below 1 means bloom-tutor is faster.
+# BASELINE=path/to/an/older/bloom-tutor times that binary in the same alternating runs, for a
+# before-and-after comparison measured side by side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lines=${1:-2000000}
@@ -16,12 +18,15 @@ bin=target/release/bloom-tutor
 
 # Same answers first: a fast wrong program is no benchmark.
 cmp <("$bin" < "$work/script.txt") <("$work/ref" < "$work/script.txt")
+baseline=${BASELINE:-}
+[ -z "$baseline" ] || cmp <("$baseline" < "$work/script.txt") <("$work/ref" < "$work/script.txt")
 
 # Alternate the two programs run by run, so a machine that speeds up or slows down during
 # the measurement affects both alike; hyperfine would time all of one, then all of the other.
-python3 - "$bin" "$work/ref" "$work/script.txt" "$lines" "${RUNS:-30}" <<'PY'
+python3 - "$bin" "$work/ref" "$work/script.txt" "$lines" "${RUNS:-30}" "$baseline" <<'PY'
 import statistics, subprocess, sys, time
 ours, ref, script, lines, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+baseline = sys.argv[6]
 
 def once(program):
     with open(script, "rb") as stdin:
@@ -29,19 +34,26 @@ def once(program):
         subprocess.run([program], stdin=stdin, stdout=subprocess.DEVNULL, check=True)
         return time.perf_counter() - start
 
-for program in (ours, ref):  # warm-up
-    once(program)
-t_ours, t_ref, pairs = [], [], []
+for program in (ours, ref, baseline):  # warm-up
+    if program:
+        once(program)
+t_ours, t_ref, t_base, pairs = [], [], [], []
 for _ in range(runs):
     a, b = once(ours), once(ref)
     t_ours.append(a)
     t_ref.append(b)
     pairs.append(a / b)
+    if baseline:
+        t_base.append(once(baseline))
 m_ours, m_ref = statistics.median(t_ours), statistics.median(t_ref)
 print(f"lines: {lines}, runs: {runs} alternating pairs")
 print(f"median ns/line: bloom-tutor {m_ours / lines * 1e9:.0f}, ref.c {m_ref / lines * 1e9:.0f}")
 print(f"ratio of medians (bloom-tutor / ref.c): {m_ours / m_ref:.2f}")
 print(f"median of per-pair ratios: {statistics.median(pairs):.2f}")
+if baseline:
+    m_base = statistics.median(t_base)
+    print(f"baseline {baseline}: ratio of medians (baseline / ref.c): {m_base / m_ref:.2f}")
+    print(f"ratio of medians (bloom-tutor / baseline): {m_ours / m_base:.2f}")
 PY
 
 # Peak memory must not grow with the script: compare a short and a long run.

@@ -6,8 +6,8 @@ use anyhow::bail;
 use serde::Serialize;
 
 use crate::cli::CalcArgs;
-use crate::explain::percent;
-use crate::theory;
+use crate::engine::theory;
+use crate::render::commentary::percent;
 
 /// A worked-out filter size.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -6,7 +6,10 @@ use std::ffi::OsString;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::scheme::{FilterSpec, Scheme, SpecError};
+use clap::ValueEnum;
+use clap::builder::PossibleValue;
+
+use crate::engine::scheme::{FilterSpec, Scheme, SpecError};
 
 /// A Bloom filter you can run, one command at a time, with a tutor that explains every answer.
 ///
@@ -37,8 +40,8 @@ pub struct Cli {
 /// The filter's shape: scheme, bits and hashes.
 #[derive(Debug, Clone, Default, Args)]
 pub struct FilterArgs {
-    /// Hash scheme: bytesum (the main lesson), djb2-fnv (the intro) or murmur3 (the article)
-    #[arg(long, value_name = "NAME", value_parser = parse_scheme)]
+    /// Hash scheme (default: bytesum)
+    #[arg(long, value_name = "NAME")]
     pub scheme: Option<Scheme>,
 
     /// Number of bits, m (default: the scheme's own: 64, 16 or 100)
@@ -66,9 +69,14 @@ impl FilterArgs {
     }
 }
 
-fn parse_scheme(name: &str) -> Result<Scheme, String> {
-    Scheme::from_name(name)
-        .ok_or_else(|| format!("unknown scheme `{name}`, expected bytesum, djb2-fnv or murmur3"))
+impl ValueEnum for Scheme {
+    fn value_variants<'a>() -> &'a [Scheme] {
+        &Scheme::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()).help(crate::render::help::scheme_summary(*self)))
+    }
 }
 
 /// The tutor's other tools.

@@ -39,6 +39,12 @@ pub fn escaped_ascii(bytes: &[u8]) -> Escaped<'_> {
     }
 }
 
+/// Whether [`escaped`] would change `text`.
+pub fn needs_escape(text: &str) -> bool {
+    text.chars()
+        .any(|c| matches!(c, '\t' | '\n' | '\r' | '\\') || hidden(c))
+}
+
 /// `bytes` escaped as a `String`.
 pub fn escape(bytes: &[u8]) -> String {
     escaped(bytes).to_string()

@@ -1,21 +1,25 @@
-//! bloom-tutor: the main lesson's Bloom filter as a library, an interpreter and a tutor.
+//! bloom-tutor: a Bloom filter you can run, as a library, a script interpreter and a tutor.
+//!
+//! The public API is small: [`Bloom`] with its [`FilterSpec`], [`Scheme`] and [`Answer`]
+//! for programs; [`ScriptRunner`] to run scripts of ADD, CHECK and BITS in-process, exactly
+//! as the binary does; and [`run`] with [`Cli`] for the binary itself.
+//!
+//! Layers, each calling only down: `engine` (bits, hashes, memory, formulas: no I/O, no
+//! text), `script` (parser, reader, session: lines in, outcomes out), `render` (outcomes to
+//! text), then the front ends (`piped`, `repl`, `lesson`, `grade`, `calc`, `experiment`).
 
-pub mod bloom;
-pub mod calc;
 pub mod cli;
-pub mod command;
-pub mod escape;
-pub mod experiment;
-pub mod explain;
-pub mod filter;
-pub mod grade;
-pub mod help;
-pub mod input;
-pub mod lesson;
-pub mod repl;
-pub mod scheme;
-pub mod session;
-pub mod theory;
+pub(crate) mod engine;
+pub(crate) mod escape;
+pub(crate) mod render;
+pub(crate) mod script;
+
+pub(crate) mod calc;
+pub(crate) mod experiment;
+pub(crate) mod grade;
+pub(crate) mod lesson;
+pub(crate) mod piped;
+pub(crate) mod repl;
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -23,13 +27,11 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use crate::cli::Cli;
-use crate::input::{Source, run_script};
-use crate::session::Session;
-
-pub use crate::bloom::{Answer, Bloom};
-pub use crate::filter::Filter;
-pub use crate::scheme::{FilterSpec, Scheme};
+pub use crate::cli::Cli;
+pub use crate::engine::bloom::{Answer, Bloom};
+pub use crate::engine::scheme::{FilterSpec, Scheme, SpecError};
+pub use crate::piped::{ScriptEnd, ScriptError, ScriptRunner};
+pub use crate::script::reader::Source;
 
 /// Runs the tutor as the command line asks. `Ok` carries the exit status: 0 when every
 /// line was valid, 1 otherwise.
@@ -48,7 +50,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::SUCCESS
             }
         };
-        out.flush()?;
+        out.flush().context("could not write the output")?;
         return Ok(code);
     }
     let spec = cli.filter.spec()?;
@@ -61,9 +63,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// Runs the command line's script files (or stdin) in order against one filter.
 fn run_files(cli: &Cli, spec: FilterSpec) -> anyhow::Result<ExitCode> {
-    let stdin = io::stdin();
-    let mut session = Session::new(spec, cli.explain, "# ").without_trace();
-    let spec_fixed = cli.filter.any_given();
+    let mut runner = ScriptRunner::new(spec, cli.explain, cli.filter.any_given());
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut err = io::stderr().lock();
     let mut bad_lines = 0;
@@ -74,6 +74,7 @@ fn run_files(cli: &Cli, spec: FilterSpec) -> anyhow::Result<ExitCode> {
         &cli.files[..]
     };
     for path in files {
+        let name = path.display().to_string();
         let end = if path.as_os_str() == "-" {
             // Among named files, stdin is named too.
             let source = if cli.files.is_empty() {
@@ -81,34 +82,25 @@ fn run_files(cli: &Cli, spec: FilterSpec) -> anyhow::Result<ExitCode> {
             } else {
                 Source::File("stdin")
             };
-            run_script(
-                stdin.lock(),
-                source,
-                &mut session,
-                spec_fixed,
-                &mut out,
-                &mut err,
-            )
+            runner.run(io::stdin().lock(), source, &mut out, &mut err)
         } else {
-            let name = path.display().to_string();
             let file =
                 File::open(path).with_context(|| format!("could not open script `{name}`"))?;
-            run_script(
-                file,
-                Source::File(&name),
-                &mut session,
-                spec_fixed,
-                &mut out,
-                &mut err,
-            )
-        }
-        .with_context(|| format!("could not run `{}`", path.display()))?;
+            runner.run(file, Source::File(&name), &mut out, &mut err)
+        };
+        let end = match end {
+            Ok(end) => end,
+            Err(e @ ScriptError::Read(_)) => {
+                return Err(e).with_context(|| format!("could not run `{name}`"));
+            }
+            Err(e) => return Err(e.into()),
+        };
         bad_lines += end.bad_lines;
         if end.quit {
             break;
         }
     }
-    out.flush()?;
+    out.flush().context("could not write the answers")?;
     Ok(if bad_lines == 0 {
         ExitCode::SUCCESS
     } else {

@@ -13,10 +13,10 @@ use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
 
 use crate::cli::Cli;
-use crate::command::{Command, Takes, Verb};
-use crate::explain;
-use crate::scheme::FilterSpec;
-use crate::session::{self, Flow, Session};
+use crate::engine::scheme::FilterSpec;
+use crate::render::terminal::{self, Style};
+use crate::script::command::{Command, Takes, Verb};
+use crate::script::session::{Outcome, TracedSession};
 
 const PROMPT: &str = "bloom> ";
 
@@ -44,31 +44,6 @@ impl Options {
 pub fn history_path() -> Option<PathBuf> {
     let dir = dirs::state_dir().or_else(dirs::data_dir)?;
     Some(dir.join("bloom-tutor").join("history.txt"))
-}
-
-/// ANSI styles, or nothing when colour is off.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Style {
-    pub(crate) on: bool,
-}
-
-impl Style {
-    fn paint(self, code: &str, text: &str) -> String {
-        if self.on {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
-    }
-    fn note(self, text: &str) -> String {
-        self.paint("2", text)
-    }
-    fn fresh(self, text: &str) -> String {
-        self.paint("1;32", text)
-    }
-    fn error(self, text: &str) -> String {
-        self.paint("1;31", text)
-    }
 }
 
 /// Runs the interactive session until QUIT or Ctrl-D.
@@ -116,7 +91,7 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         spec.hashes(),
         spec.scheme()
     )?;
-    let mut session = Session::new(spec, false, "");
+    let mut session = TracedSession::new(spec);
     loop {
         let line = match editor.readline(PROMPT) {
             Ok(line) => line,
@@ -138,11 +113,11 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         }
         match Command::parse(line.as_bytes()) {
             Ok(None) => {}
-            Ok(Some(cmd)) => {
-                if answer(&mut session, &cmd, style, &mut stdout)? == Flow::Quit {
-                    break;
-                }
-            }
+            Ok(Some(cmd)) => match session.execute(&cmd) {
+                Ok(Outcome::Quit) => break,
+                Ok(outcome) => terminal::show(&outcome, style, &mut stdout)?,
+                Err(e) => writeln!(stderr, "{} {e}", style.error("error:"))?,
+            },
             Err(e) => writeln!(stderr, "{} {e}", style.error("error:"))?,
         }
         stdout.flush()?;
@@ -157,70 +132,6 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// Runs one command and adds the REPL's decorations: a note after ADD and CHECK, and the
-/// bits the last ADD set highlighted in BITS.
-pub(crate) fn answer(
-    session: &mut Session,
-    cmd: &Command<'_>,
-    style: Style,
-    out: &mut impl Write,
-) -> io::Result<Flow> {
-    if *cmd == Command::Bits {
-        // A terminal shows the first SHOWN_BITS; a script gets every bit.
-        const SHOWN_BITS: u64 = 4096;
-        let mut bits = Vec::new();
-        session::write_first_bits(session.filter(), SHOWN_BITS, &mut bits)?;
-        let last = session.last_add();
-        let line: String = bits
-            .iter()
-            .enumerate()
-            .map(|(i, &b)| {
-                let c = (b as char).to_string();
-                if style.on && last.contains(&(i as u64)) {
-                    style.fresh(&c)
-                } else {
-                    c
-                }
-            })
-            .collect();
-        writeln!(out, "{line}")?;
-        let m = session.filter().len();
-        if m > SHOWN_BITS {
-            let note = format!(
-                "(the first {SHOWN_BITS} of {m} bits; {} are set in all; run a script to print every bit)",
-                session.filter().count_ones()
-            );
-            writeln!(out, "{}", style.note(&note))?;
-        }
-        let set: Vec<String> = bits
-            .iter()
-            .enumerate()
-            .filter(|&(_, &b)| b == b'1')
-            .map(|(i, _)| i.to_string())
-            .collect();
-        if !set.is_empty() && set.len() <= 64 {
-            let mut note = format!("bits set: {}", set.join(", "));
-            if !last.is_empty() {
-                let last: Vec<String> = last.iter().map(u64::to_string).collect();
-                note += &format!(" (the last ADD set {})", last.join(", "));
-            }
-            writeln!(out, "{}", style.note(&note))?;
-        }
-        return Ok(Flow::Continue);
-    }
-    let flow = session.execute(cmd, out)?;
-    let note = match *cmd {
-        Command::Add(key) => Some(explain::after_add(session, key)),
-        Command::Check(key) => Some(explain::after_check(session, key)),
-        Command::Clear => Some(explain::after_clear(session.spec())),
-        _ => None,
-    };
-    if let Some(note) = note {
-        writeln!(out, "{}", style.note(&note))?;
-    }
-    Ok(flow)
 }
 
 /// Completion, hints and hint colour for the line editor.
@@ -304,7 +215,7 @@ impl Hinter for TutorHelper {
         let verb = Verb::ALL.into_iter().find(|v| {
             v.word().len() >= word.len() && v.word()[..word.len()].eq_ignore_ascii_case(word)
         })?;
-        let (usage, _) = crate::help::summary(verb);
+        let (usage, _) = crate::render::help::summary(verb);
         let args = usage.strip_prefix(verb.word()).unwrap_or("");
         match rest {
             None => {

@@ -92,7 +92,10 @@ fn refuses_impossible_filters_before_running() {
             &["--scheme", "murmur3", "-m", "4294967297"][..],
             "too large",
         ),
-        (&["--scheme", "sha1"][..], "unknown scheme `sha1`"),
+        (
+            &["--scheme", "sha1"][..],
+            "[possible values: bytesum, djb2-fnv, murmur3]",
+        ),
     ] {
         let out = tutor().args(args).stdin(Stdio::null()).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);

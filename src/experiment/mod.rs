@@ -12,9 +12,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::cli::ExperimentArgs;
-use crate::filter::Filter;
-use crate::scheme::{FilterSpec, Scheme};
-use crate::theory;
+use crate::engine::filter::Filter;
+use crate::engine::scheme::{FilterSpec, Scheme};
+use crate::engine::theory;
 use chart::Series;
 
 /// One measurement: after n keys, the rate of MAYBE among keys never added.

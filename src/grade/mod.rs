@@ -12,10 +12,10 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::cli::GradeArgs;
-use crate::command::Command;
-use crate::input::{Source, run_script};
-use crate::scheme::FilterSpec;
-use crate::session::Session;
+use crate::engine::scheme::FilterSpec;
+use crate::piped::ScriptRunner;
+use crate::script::command::Command;
+use crate::script::reader::Source;
 use cases::Case;
 use mistakes::Mistake;
 use runner::End;
@@ -25,17 +25,10 @@ const OUTPUT_CAP: usize = 1 << 20;
 
 /// The tutor's own answers to a case's script.
 pub fn expected_answers(script: &str) -> String {
-    let mut session = Session::new(FilterSpec::lesson(), false, "# ");
+    let mut runner = ScriptRunner::new(FilterSpec::lesson(), false, true);
     let (mut out, mut err) = (Vec::new(), Vec::new());
     // Writing to a Vec cannot fail, and the built-in scripts are valid.
-    let _ = run_script(
-        script.as_bytes(),
-        Source::Stdin,
-        &mut session,
-        true,
-        &mut out,
-        &mut err,
-    );
+    let _ = runner.run(script.as_bytes(), Source::Stdin, &mut out, &mut err);
     String::from_utf8_lossy(&out).into_owned()
 }
 

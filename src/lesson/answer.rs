@@ -12,8 +12,6 @@ pub enum Expect {
     /// Bit positions in any order, separated by spaces or commas; a 64-character BITS line
     /// is read as the positions of its 1s.
     Positions(BTreeSet<u64>),
-    /// Keys in any order, separated by spaces or commas.
-    Keys(BTreeSet<String>),
 }
 
 impl Expect {
@@ -36,10 +34,6 @@ impl Expect {
         Expect::Positions(ps.into_iter().collect())
     }
 
-    pub fn keys(ks: &[&str]) -> Expect {
-        Expect::Keys(ks.iter().map(|k| k.to_string()).collect())
-    }
-
     /// Whether `typed` is this answer.
     pub fn accepts(&self, typed: &str) -> bool {
         let typed = typed.trim();
@@ -49,10 +43,6 @@ impl Expect {
                 parse_number(typed).is_some_and(|x| (x - value).abs() <= *tolerance + 1e-9)
             }
             Expect::Positions(want) => parse_positions(typed).is_some_and(|got| got == *want),
-            Expect::Keys(want) => {
-                let got: BTreeSet<String> = split(typed).map(str::to_string).collect();
-                got == *want
-            }
         }
     }
 
@@ -65,7 +55,6 @@ impl Expect {
                 .unwrap_or_default(),
             Expect::Number { value, .. } => format_number(*value),
             Expect::Positions(ps) => ps.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
-            Expect::Keys(ks) => ks.iter().cloned().collect::<Vec<_>>().join(", "),
         }
     }
 }
@@ -136,11 +125,5 @@ mod tests {
         assert!(Expect::about(9.59, 0.05).accepts("9.6"));
         assert!(Expect::number(9586.0).accepts("9,586"));
         assert_eq!(Expect::number(7.0).show(), "7");
-    }
-
-    #[test]
-    fn keys_in_any_order() {
-        assert!(Expect::keys(&["date", "lime"]).accepts("lime, date"));
-        assert!(!Expect::keys(&["date", "lime"]).accepts("lime"));
     }
 }

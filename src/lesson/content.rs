@@ -2,9 +2,9 @@
 //! Every number a question expects is computed by the same code the filter uses.
 
 use super::answer::Expect;
+use crate::engine::scheme::{FilterSpec, Scheme, byte_sums, djb2_fnv, floor_mod, murmur3_32};
+use crate::engine::theory;
 use crate::experiment::{Plan, measure};
-use crate::scheme::{FilterSpec, Scheme, byte_sums, djb2_fnv, floor_mod, murmur3_32};
-use crate::theory;
 
 /// One lesson: a filter to work on and the steps to go through.
 #[derive(Debug, Clone)]
@@ -54,11 +54,12 @@ fn positions(spec: &FilterSpec, key: &str) -> Vec<u64> {
 /// The arithmetic from bytes to positions (what EXPLAIN prints), then `closing` if any.
 /// Steps before any ADD show this rather than EXPLAIN, whose bit states would all be 0.
 fn arithmetic(spec: &FilterSpec, key: &str, closing: &str) -> Vec<String> {
-    let mut lines: Vec<String> = spec
-        .derivation(key.as_bytes())
-        .into_iter()
-        .map(|l| format!("  {l}"))
-        .collect();
+    let key = key.as_bytes();
+    let mut lines: Vec<String> =
+        crate::render::commentary::derivation(spec, key, &spec.derivation(key))
+            .into_iter()
+            .map(|l| format!("  {l}"))
+            .collect();
     if !closing.is_empty() {
         lines.push(closing.to_string());
     }

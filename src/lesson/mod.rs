@@ -14,9 +14,9 @@ use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
 
 use crate::cli::LessonArgs;
-use crate::command::{Command, Verb};
-use crate::repl::{self, Style};
-use crate::session::Session;
+use crate::render::terminal::{self, Style};
+use crate::script::command::{Command, Verb};
+use crate::script::session::TracedSession;
 use content::{Lesson, Question, Step};
 use progress::Progress;
 
@@ -130,7 +130,7 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     let mut i = progress.step;
     while i < lesson.steps.len() {
         let step = &lesson.steps[i];
-        let mut session = state_before(&lesson, i)?;
+        let mut session = state_before(&lesson, i);
         writeln!(out, "\n--- step {} of {} ---", i + 1, lesson.steps.len())?;
         for line in &step.say {
             writeln!(out, "{line}")?;
@@ -207,39 +207,54 @@ fn save(path: &Option<PathBuf>, progress: &Progress, out: &mut impl Write) -> an
 }
 
 /// The lesson's filter as it stands when step `i` begins: every earlier step's setup run.
-fn state_before(lesson: &Lesson, i: usize) -> anyhow::Result<Session> {
-    let mut session = Session::new(lesson.spec, false, "");
+fn state_before(lesson: &Lesson, i: usize) -> TracedSession {
+    let mut session = TracedSession::new(lesson.spec);
     let mut sink = io::sink();
-    for step in &lesson.steps[..i] {
-        for cmd in &step.setup {
-            if let Ok(Some(c)) = Command::parse(cmd.as_bytes()) {
-                session.execute(&c, &mut sink)?;
-            }
-        }
+    for line in lesson.steps[..i].iter().flat_map(|step| &step.setup) {
+        // The lesson's own commands are ADDs: nothing to show, and nothing can fail.
+        let _ = run_on(&mut session, line, &mut sink);
     }
-    Ok(session)
+    session
 }
 
 /// Runs one command on `session` and shows it as the REPL would, prompt included.
-fn show_command(session: &mut Session, line: &str, out: &mut impl Write) -> anyhow::Result<()> {
+fn show_command(
+    session: &mut TracedSession,
+    line: &str,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
     writeln!(out, "bloom> {line}")?;
     run_on(session, line, out)
 }
 
-/// Runs `line` on `session` with the REPL's notes. QUIT and HELP mean the lesson's own words
-/// in a lesson, so here they do nothing.
-fn run_on(session: &mut Session, line: &str, out: &mut impl Write) -> anyhow::Result<()> {
-    match Command::parse(line.as_bytes()) {
-        Ok(Some(Command::Quit | Command::Help(_))) | Ok(None) => {}
-        Ok(Some(cmd)) => {
-            repl::answer(session, &cmd, Style { on: false }, out)?;
+/// Runs `line` on `session` as the REPL shows it. A lesson runs only the commands that
+/// look at or fill its filter; the rest mean something else here (QUIT and HELP are the
+/// lesson's own words, CLEAR would undo the steps before).
+fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyhow::Result<()> {
+    let cmd = match Command::parse(line.as_bytes()) {
+        Ok(Some(cmd)) => cmd,
+        Ok(None) => return Ok(()),
+        Err(e) => {
+            writeln!(out, "error: {e}")?;
+            return Ok(());
         }
-        Err(e) => writeln!(out, "error: {e}")?,
+    };
+    match cmd {
+        Command::Add(_)
+        | Command::Check(_)
+        | Command::Bits
+        | Command::Explain(_)
+        | Command::Stats
+        | Command::Remove(_) => match session.execute(&cmd) {
+            Ok(outcome) => terminal::show(&outcome, Style { on: false }, out)?,
+            Err(e) => writeln!(out, "error: {e}")?,
+        },
+        Command::Clear | Command::Help(_) | Command::Quit => {}
     }
     Ok(())
 }
 
-fn finish(q: &Question, session: &mut Session, out: &mut impl Write) -> anyhow::Result<()> {
+fn finish(q: &Question, session: &mut TracedSession, out: &mut impl Write) -> anyhow::Result<()> {
     for cmd in &q.reveal {
         show_command(session, cmd, out)?;
     }
@@ -252,14 +267,14 @@ fn finish(q: &Question, session: &mut Session, out: &mut impl Write) -> anyhow::
 /// Asks `q` until it is answered, skipped, or the learner leaves.
 fn ask(
     q: &Question,
-    state: &Session,
+    state: &TracedSession,
     input: &mut Input,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
     writeln!(out, "\n? {}", q.ask)?;
     let (mut wrong, mut hints_shown) = (0usize, 0usize);
     // Experiments run on a copy, so the lesson's own filter stays as the steps expect.
-    let mut sandbox: Option<Session> = None;
+    let mut sandbox: Option<TracedSession> = None;
     loop {
         if input.is_terminal() {
             out.flush()?;

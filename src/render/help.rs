@@ -1,6 +1,8 @@
 //! The tutor's help text, one entry per command, shared by the REPL, scripts and completion.
 
-use crate::command::Verb;
+use crate::engine::scheme::Scheme;
+use crate::escape::escape_prefix;
+use crate::script::command::Verb;
 
 /// The usage line and one-line summary of a command.
 pub fn summary(verb: Verb) -> (&'static str, &'static str) {
@@ -9,6 +11,10 @@ pub fn summary(verb: Verb) -> (&'static str, &'static str) {
         Verb::Check => (
             "CHECK key",
             "NO if any of the key's bits is 0 (certain), MAYBE if all are 1",
+        ),
+        Verb::Remove => (
+            "REMOVE key",
+            "not possible in a plain Bloom filter (HELP REMOVE says why)",
         ),
         Verb::Bits => ("BITS", "print every bit, bit 0 first"),
         Verb::Explain => (
@@ -25,6 +31,17 @@ pub fn summary(verb: Verb) -> (&'static str, &'static str) {
     }
 }
 
+/// What a scheme is, in a few words, for `--help` and messages.
+pub fn scheme_summary(scheme: Scheme) -> &'static str {
+    match scheme {
+        Scheme::ByteSum => {
+            "the 64-bit byte-sum filter: h1 = sum of bytes, h2 = sum of byte × position (k = 2)"
+        }
+        Scheme::Djb2Fnv => "the 16-bit double-hashing filter: djb2 and FNV-1a make k = 3 positions",
+        Scheme::Murmur3 => "the 100-bit murmur3 filter: MurmurHash3 with seeds 0 to 9 (k = 10)",
+    }
+}
+
 /// A few more sentences about one command.
 fn details(verb: Verb) -> &'static [&'static str] {
     match verb {
@@ -38,6 +55,11 @@ fn details(verb: Verb) -> &'static [&'static str] {
             "If any of those bits is 0 the key was never added: NO, and NO is always right.",
             "If all are 1 the answer is MAYBE: the key was probably added, but other keys",
             "may have set those bits. A MAYBE for a key never added is a false positive.",
+        ],
+        Verb::Remove => &[
+            "A plain Bloom filter cannot remove a key. Two keys can share a bit: clearing",
+            "the bits of one key could clear a bit another key needs, and CHECK would then",
+            "answer NO for a key that was added. CLEAR empties the whole filter instead.",
         ],
         Verb::Bits => &["Prints the whole filter as 0s and 1s on one line, bit 0 on the left."],
         Verb::Explain => &[
@@ -59,7 +81,8 @@ fn details(verb: Verb) -> &'static [&'static str] {
     }
 }
 
-/// The help for `topic` (a command word), or the list of every command.
+/// The help for `topic` (a command word), or the list of every command. Lines without a
+/// line ending; the topic is shown escaped.
 pub fn text(topic: Option<&[u8]>) -> Vec<String> {
     match topic {
         None => overview(),
@@ -73,7 +96,7 @@ pub fn text(topic: Option<&[u8]>) -> Vec<String> {
             None => {
                 let mut lines = vec![format!(
                     "no help for `{}`; the commands are:",
-                    String::from_utf8_lossy(word)
+                    escape_prefix(word)
                 )];
                 lines.extend(overview().into_iter().skip(1));
                 lines

@@ -2,11 +2,14 @@
 
 use std::fmt;
 
+use crate::escape::{escape_prefix, escaped_ascii};
+
 /// A command word the tutor knows, with what it takes after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Verb {
     Add,
     Check,
+    Remove,
     Bits,
     Explain,
     Stats,
@@ -28,10 +31,11 @@ pub enum Takes {
 
 impl Verb {
     /// Every verb, in the order help lists them.
-    pub const ALL: [Verb; 8] = [
+    pub const ALL: [Verb; 9] = [
         Verb::Add,
         Verb::Check,
         Verb::Bits,
+        Verb::Remove,
         Verb::Explain,
         Verb::Stats,
         Verb::Clear,
@@ -44,6 +48,7 @@ impl Verb {
         match self {
             Verb::Add => "ADD",
             Verb::Check => "CHECK",
+            Verb::Remove => "REMOVE",
             Verb::Bits => "BITS",
             Verb::Explain => "EXPLAIN",
             Verb::Stats => "STATS",
@@ -55,7 +60,7 @@ impl Verb {
 
     pub fn takes(self) -> Takes {
         match self {
-            Verb::Add | Verb::Check | Verb::Explain => Takes::Key,
+            Verb::Add | Verb::Check | Verb::Remove | Verb::Explain => Takes::Key,
             Verb::Help => Takes::Topic,
             Verb::Bits | Verb::Stats | Verb::Clear | Verb::Quit => Takes::Nothing,
         }
@@ -66,6 +71,7 @@ impl Verb {
         // This runs once per line of a million-line script, so the word is packed into an
         // integer and compared whole. OR-ing 0x20 lowercases ASCII letters, and a byte
         // becomes a lowercase letter only if it was that letter in either case.
+        // Every word is 3 to 7 bytes, so eight bytes hold any of them.
         if word.is_empty() || word.len() > 8 {
             return None;
         }
@@ -84,6 +90,7 @@ impl Verb {
         }
         const ADD: u64 = pack(b"add");
         const CHECK: u64 = pack(b"check");
+        const REMOVE: u64 = pack(b"remove");
         const BITS: u64 = pack(b"bits");
         const EXPLAIN: u64 = pack(b"explain");
         const STATS: u64 = pack(b"stats");
@@ -94,6 +101,7 @@ impl Verb {
         Some(match folded {
             ADD => Verb::Add,
             CHECK => Verb::Check,
+            REMOVE => Verb::Remove,
             BITS => Verb::Bits,
             EXPLAIN => Verb::Explain,
             STATS => Verb::Stats,
@@ -116,6 +124,7 @@ impl fmt::Display for Verb {
 pub enum Command<'a> {
     Add(&'a [u8]),
     Check(&'a [u8]),
+    Remove(&'a [u8]),
     Bits,
     Explain(&'a [u8]),
     Stats,
@@ -139,46 +148,53 @@ pub enum LineError<'a> {
     UnexpectedArgument(Verb, &'a [u8]),
     /// A known command word glued to its key by something other than a space (`ADD\tfig`).
     NeedsSpace(Verb),
-    /// REMOVE, which a plain Bloom filter cannot do.
-    Remove,
+    /// DELETE, a word people try for REMOVE.
+    Delete,
     /// The line starts with a space, so its first word is empty.
     LeadingSpace,
-}
-
-/// The user's bytes as text for a message: invalid UTF-8 shown lossily, control characters
-/// escaped so a stray CR or escape code cannot garble the terminal.
-fn shown(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).escape_debug().to_string()
 }
 
 impl fmt::Display for LineError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LineError::UnknownCommand(word) => write!(
-                f,
-                "unknown command `{}`, expected ADD, CHECK or BITS (HELP lists every command)",
-                shown(word)
-            ),
+            LineError::UnknownCommand(word) => {
+                write!(f, "unknown command `{}`", escaped_ascii(word))?;
+                if !word.is_ascii() && std::str::from_utf8(word).is_ok() {
+                    // ΑDD with a Greek capital alpha looks like ADD: say why it is not.
+                    f.write_str(" (it has letters that are not plain ASCII)")?;
+                }
+                f.write_str(", expected ADD, CHECK or BITS (HELP lists every command)")
+            }
             LineError::MissingKey(verb) => write!(f, "{verb} needs a key, expected `{verb} key`"),
             LineError::EmptyKey(verb) => write!(
                 f,
                 "the key after `{verb} ` is empty, expected `{verb} key` (the key is everything after the first space)"
             ),
             LineError::UnexpectedArgument(verb, arg) => {
-                write!(f, "{verb} takes nothing after it, got `{}`", shown(arg))
+                write!(
+                    f,
+                    "{verb} takes nothing after it, got `{}`",
+                    escape_prefix(arg)
+                )
             }
-            LineError::NeedsSpace(verb) => write!(
-                f,
-                "`{verb}` must be followed by a space, expected `{verb} key` (a tab does not separate the key)"
-            ),
+            LineError::NeedsSpace(verb) => {
+                let what = match verb.takes() {
+                    Takes::Key => " key",
+                    Takes::Topic => " command",
+                    Takes::Nothing => "",
+                };
+                write!(
+                    f,
+                    "`{verb}` must be followed by a space, expected `{verb}{what}` (a tab does not separate words)"
+                )
+            }
             LineError::LeadingSpace => write!(
                 f,
                 "the line starts with a space, expected a command such as ADD, CHECK or BITS at its start"
             ),
-            LineError::Remove => write!(
+            LineError::Delete => write!(
                 f,
-                "REMOVE is not possible in a plain Bloom filter: clearing a key's bits could clear \
-                 bits other keys need, and they would then get a wrong NO (CLEAR empties the whole filter)"
+                "unknown command `DELETE`, expected REMOVE (HELP REMOVE says what it does)"
             ),
         }
     }
@@ -203,6 +219,11 @@ impl<'a> Command<'a> {
         if let Some(cmd) = fast_path(line) {
             return Ok(Some(cmd));
         }
+        Command::parse_full(line).map(Some)
+    }
+
+    /// The parser without the fast path, for any line that is not blank or a comment.
+    fn parse_full(line: &'a [u8]) -> Result<Command<'a>, LineError<'a>> {
         let (word, rest) = match first_space(line) {
             Some(i) => (&line[..i], Some(&line[i + 1..])),
             None => (line, None),
@@ -210,27 +231,28 @@ impl<'a> Command<'a> {
         let Some(verb) = Verb::from_word(word) else {
             return Err(unknown_word(word));
         };
-        let cmd = match (verb.takes(), rest) {
-            (Takes::Key, None) => return Err(LineError::MissingKey(verb)),
-            (Takes::Key, Some([])) => return Err(LineError::EmptyKey(verb)),
-            (Takes::Key, Some(key)) => match verb {
-                Verb::Add => Command::Add(key),
-                Verb::Check => Command::Check(key),
-                _ => Command::Explain(key),
-            },
-            // `BITS ` with nothing after the space has no argument.
-            (Takes::Nothing, Some(arg)) if !arg.is_empty() => {
-                return Err(LineError::UnexpectedArgument(verb, arg));
-            }
-            (Takes::Nothing, _) => match verb {
-                Verb::Bits => Command::Bits,
-                Verb::Stats => Command::Stats,
-                Verb::Clear => Command::Clear,
-                _ => Command::Quit,
-            },
-            (Takes::Topic, topic) => Command::Help(topic.filter(|t| !t.is_empty())),
+        let key = || match rest {
+            None => Err(LineError::MissingKey(verb)),
+            Some([]) => Err(LineError::EmptyKey(verb)),
+            Some(key) => Ok(key),
         };
-        Ok(Some(cmd))
+        // `BITS ` with nothing after the space has no argument.
+        let nothing = || match rest {
+            Some(arg) if !arg.is_empty() => Err(LineError::UnexpectedArgument(verb, arg)),
+            _ => Ok(()),
+        };
+        let cmd = match verb {
+            Verb::Add => Command::Add(key()?),
+            Verb::Check => Command::Check(key()?),
+            Verb::Remove => Command::Remove(key()?),
+            Verb::Explain => Command::Explain(key()?),
+            Verb::Bits => nothing().map(|()| Command::Bits)?,
+            Verb::Stats => nothing().map(|()| Command::Stats)?,
+            Verb::Clear => nothing().map(|()| Command::Clear)?,
+            Verb::Quit => nothing().map(|()| Command::Quit)?,
+            Verb::Help => Command::Help(rest.filter(|t| !t.is_empty())),
+        };
+        Ok(cmd)
     }
 }
 
@@ -271,18 +293,20 @@ fn unknown_word(word: &[u8]) -> LineError<'_> {
     if word.is_empty() {
         return LineError::LeadingSpace;
     }
-    if word.eq_ignore_ascii_case(b"REMOVE") || word.eq_ignore_ascii_case(b"DELETE") {
-        return LineError::Remove;
+    if word.eq_ignore_ascii_case(b"DELETE") {
+        return LineError::Delete;
     }
-    // `ADD\tfig`: a known word followed by a separator that is not a space.
+    // `ADD\tfig`, `BITS\t`: a known word followed by white space that is not a space.
     for verb in Verb::ALL {
         let w = verb.word().as_bytes();
-        if verb.takes() == Takes::Key
-            && word.len() > w.len()
+        if word.len() > w.len()
             && word[..w.len()].eq_ignore_ascii_case(w)
             && matches!(word[w.len()], b'\t' | b'\x0b' | b'\x0c')
         {
-            return LineError::NeedsSpace(verb);
+            return match verb.takes() {
+                Takes::Nothing => LineError::UnexpectedArgument(verb, &word[w.len()..]),
+                Takes::Key | Takes::Topic => LineError::NeedsSpace(verb),
+            };
         }
     }
     LineError::UnknownCommand(word)
@@ -344,7 +368,18 @@ mod tests {
         case(b" ADD fig", Err(LineError::LeadingSpace));
         case(b"ADDfig", Err(LineError::UnknownCommand(b"ADDfig")));
         case(b"ADD\tfig", Err(LineError::NeedsSpace(Verb::Add)));
-        case(b"REMOVE fig", Err(LineError::Remove));
+        case(b"REMOVE fig", Ok(Some(Command::Remove(b"fig"))));
+        case(b"REMOVE", Err(LineError::MissingKey(Verb::Remove)));
+        case(b"DELETE fig", Err(LineError::Delete));
+        case(
+            b"BITS\t",
+            Err(LineError::UnexpectedArgument(Verb::Bits, b"\t")),
+        );
+        case(
+            b"STATS\tx",
+            Err(LineError::UnexpectedArgument(Verb::Stats, b"\tx")),
+        );
+        case(b"HELP\tADD", Err(LineError::NeedsSpace(Verb::Help)));
         case(b"\xff", Err(LineError::UnknownCommand(b"\xff")));
         case(b"ADD@ x", Err(LineError::UnknownCommand(b"ADD@")));
         case(b"A\x04D x", Err(LineError::UnknownCommand(b"A\x04D")));
@@ -368,6 +403,59 @@ mod tests {
         case(b"BITS ", Ok(Some(Command::Bits)));
     }
 
+    /// Every command word in mixed case, followed by every byte value, then a few keys: the
+    /// fast path must agree with the full parser on each line.
+    #[test]
+    fn fast_path_agrees_with_the_full_parser_on_every_separator() {
+        let mut lines = 0;
+        for verb in Verb::ALL {
+            let word = verb.word().as_bytes();
+            // Every combination of upper and lower case letters.
+            for mask in 0u32..1 << word.len() {
+                let cased: Vec<u8> = word
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &b)| {
+                        if mask >> i & 1 == 1 {
+                            b.to_ascii_lowercase()
+                        } else {
+                            b
+                        }
+                    })
+                    .collect();
+                for sep in 0..=255u8 {
+                    for key in [&b""[..], b"fig", b" x", b"\xff\x00", b"abcdefgh"] {
+                        let mut line = cased.clone();
+                        line.push(sep);
+                        line.extend_from_slice(key);
+                        if let Some(cmd) = fast_path(&line) {
+                            assert_eq!(Ok(cmd), Command::parse_full(&line), "line {line:?}");
+                            assert_eq!(sep, b' ', "only a space separates: {line:?}");
+                        }
+                        lines += 1;
+                    }
+                }
+            }
+        }
+        assert!(lines > 100_000, "only {lines} lines were tried");
+    }
+
+    proptest::proptest! {
+        /// Any line at all, not only `word + " " + key`: both parsers agree, and nothing panics.
+        #[test]
+        fn parsers_agree_on_arbitrary_lines(
+            line in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..24),
+            word in proptest::sample::select(vec![&b"ADD"[..], b"add", b"CHECK", b"cHeCk", b"BITS", b"REMOVE"]),
+            prefixed in proptest::prelude::any::<bool>(),
+        ) {
+            let line = if prefixed { [word, &line[..]].concat() } else { line };
+            if let Some(cmd) = fast_path(&line) {
+                proptest::prop_assert_eq!(Ok(cmd), Command::parse_full(&line));
+            }
+            let _ = Command::parse(&line);
+        }
+    }
+
     #[test]
     fn messages_name_what_was_expected() {
         let msg = LineError::UnknownCommand(b"FOO").to_string();
@@ -377,6 +465,13 @@ mod tests {
         );
         let msg = LineError::UnknownCommand(b"BITS\r\x1b").to_string();
         assert!(msg.starts_with("unknown command `BITS\\r\\u{1b}`"), "{msg}");
+        let msg = LineError::UnknownCommand("ΑDD".as_bytes()).to_string();
+        assert!(
+            msg.starts_with("unknown command `\\u{391}DD` (it has letters"),
+            "{msg}"
+        );
+        let msg = LineError::UnknownCommand(b"\xff\xfe").to_string();
+        assert!(msg.starts_with("unknown command `\\xff\\xfe`"), "{msg}");
         let msg = LineError::MissingKey(Verb::Add).to_string();
         assert_eq!(msg, "ADD needs a key, expected `ADD key`");
     }

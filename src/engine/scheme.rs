@@ -1,9 +1,9 @@
-//! The three texts' hash schemes: how a key's bytes become bit positions, and the
-//! arithmetic behind each step, written out so the tutor can show it.
+//! The tutor's three hash schemes: how a key's bytes become bit positions, and the numbers
+//! behind each step, so the tutor can show them.
 
 use std::fmt;
 
-use crate::filter::MAX_BITS;
+use crate::engine::filter::MAX_BITS;
 
 /// The most hash functions a filter may use.
 pub const MAX_HASHES: u32 = 1000;
@@ -11,11 +11,14 @@ pub const MAX_HASHES: u32 = 1000;
 /// A way of turning a key into k positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scheme {
-    /// The main lesson: h1 = sum of bytes, h2 = sum of byte × 1-based index, both mod m.
+    /// The 64-bit byte-sum filter: h1 = sum of bytes, h2 = sum of byte × 1-based index,
+    /// both mod m.
     ByteSum,
-    /// The short intro: djb2-xor and FNV-1a (32-bit), positions (a + j·step) mod m.
+    /// The 16-bit double-hashing filter: djb2-xor and FNV-1a (32-bit), positions
+    /// (a + j·step) mod m.
     Djb2Fnv,
-    /// The article: MurmurHash3 x86 32-bit with seed i, signed, floor modulo m.
+    /// The 100-bit murmur3 filter: MurmurHash3 x86 32-bit with seed i, signed, floor
+    /// modulo m.
     Murmur3,
 }
 
@@ -30,6 +33,16 @@ impl Scheme {
             .find(|s| s.name().eq_ignore_ascii_case(name))
     }
 
+    /// Every scheme's name, for messages: `bytesum, djb2-fnv or murmur3`.
+    pub fn names() -> String {
+        let names: Vec<&str> = Scheme::ALL.iter().map(|s| s.name()).collect();
+        match names.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+
     /// The name used on the command line and in messages.
     pub fn name(self) -> &'static str {
         match self {
@@ -39,7 +52,7 @@ impl Scheme {
         }
     }
 
-    /// m in the text this scheme comes from.
+    /// m of the filter this scheme is taught with.
     pub fn default_bits(self) -> u64 {
         match self {
             Scheme::ByteSum => 64,
@@ -48,7 +61,7 @@ impl Scheme {
         }
     }
 
-    /// k in the text this scheme comes from.
+    /// k of the filter this scheme is taught with.
     pub fn default_hashes(self) -> u32 {
         match self {
             Scheme::ByteSum => 2,
@@ -113,7 +126,7 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 impl FilterSpec {
-    /// The spec for `scheme`, with m and k from its text unless given.
+    /// The spec for `scheme`, with the m and k it is taught with unless given.
     pub fn new(scheme: Scheme, m: Option<u64>, k: Option<u32>) -> Result<FilterSpec, SpecError> {
         let m = m.unwrap_or(scheme.default_bits());
         let k = k.unwrap_or(scheme.default_hashes());
@@ -138,7 +151,7 @@ impl FilterSpec {
         Ok(FilterSpec { scheme, m, k })
     }
 
-    /// The main lesson's filter: bytesum, m = 64, k = 2.
+    /// The 64-bit byte-sum filter: bytesum, m = 64, k = 2.
     pub fn lesson() -> FilterSpec {
         FilterSpec {
             scheme: Scheme::ByteSum,
@@ -174,7 +187,7 @@ impl FilterSpec {
     /// Whether `test` holds for every one of the key's positions, computing them one at a
     /// time, in hash order, and stopping at the first that fails: a NO usually needs one or
     /// two hashes. This is the one place each scheme's positions are computed.
-    #[inline]
+    #[inline(always)]
     pub fn all_positions(&self, key: &[u8], mut test: impl FnMut(u64) -> bool) -> bool {
         match self.scheme {
             Scheme::ByteSum => {
@@ -192,58 +205,65 @@ impl FilterSpec {
         }
     }
 
-    /// The arithmetic that takes `key` to its positions, one line per step, in the texts'
-    /// own notation. Uses the same functions as [`FilterSpec::positions`].
-    pub fn derivation(&self, key: &[u8]) -> Vec<String> {
-        let mut lines = vec![format!("bytes: {}", show_bytes(key))];
+    /// The numbers that take `key` to its positions, step by step, for the tutor to show.
+    /// Uses the same functions as [`FilterSpec::positions`].
+    pub(crate) fn derivation(&self, key: &[u8]) -> Derivation {
         let m = self.m;
         match self.scheme {
             Scheme::ByteSum => {
                 let (h1, h2) = byte_sums(key);
-                let terms1 = show_terms(key, |_, b| b.to_string());
-                let terms2 = show_terms(key, |i, b| format!("{b}*{}", i + 1));
-                lines.push(format!(
-                    "h1 = {terms1} = {h1}; {h1} mod {m} = {}",
-                    reduce(h1, m)
-                ));
-                lines.push(format!(
-                    "h2 = {terms2} = {h2}; {h2} mod {m} = {}",
-                    reduce(h2, m)
-                ));
+                Derivation::ByteSum {
+                    h1,
+                    h2,
+                    positions: [reduce(h1, m), reduce(h2, m)],
+                }
             }
             Scheme::Djb2Fnv => {
                 let (a, b) = djb2_fnv(key);
                 let step = djb2_fnv_step(b, m);
-                lines.push(format!(
-                    "a = djb2-xor: start at 5381, then a = (a*33) xor byte for each byte, kept to 32 bits = {a}"
-                ));
-                lines.push(format!(
-                    "b = FNV-1a: start at 2166136261, then b = (b xor byte)*16777619 for each byte, kept to 32 bits = {b}"
-                ));
-                lines.push(format!(
-                    "step = b mod (m-1) + 1 = {b} mod {} + 1 = {step}",
-                    m - 1
-                ));
-                for j in 0..u64::from(self.k) {
-                    let sum = u128::from(a) + u128::from(j) * u128::from(step);
-                    lines.push(format!(
-                        "position {j} = (a + {j}*step) mod {m} = {sum} mod {m} = {}",
-                        djb2_fnv_position(a, step, j, m)
-                    ));
+                let positions = (0..u64::from(self.k))
+                    .map(|j| {
+                        let sum = u128::from(a) + u128::from(j) * u128::from(step);
+                        (sum, djb2_fnv_position(a, step, j, m))
+                    })
+                    .collect();
+                Derivation::Djb2Fnv {
+                    a,
+                    b,
+                    step,
+                    positions,
                 }
             }
-            Scheme::Murmur3 => {
-                for seed in 0..self.k {
-                    let h = murmur3_32(key, seed);
-                    lines.push(format!(
-                        "seed {seed}: murmur3 = {h}; {h} mod {m} = {} (floor modulo)",
-                        floor_mod(h, m)
-                    ));
-                }
-            }
+            Scheme::Murmur3 => Derivation::Murmur3 {
+                hashes: (0..self.k)
+                    .map(|seed| {
+                        let h = murmur3_32(key, seed);
+                        (h, floor_mod(h, m))
+                    })
+                    .collect(),
+            },
         }
-        lines
     }
+}
+
+/// The numbers behind one key's positions, as each scheme computes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Derivation {
+    /// The two sums before the modulo, and the two positions.
+    ByteSum {
+        h1: u128,
+        h2: u128,
+        positions: [u64; 2],
+    },
+    /// The two 32-bit hashes, the step, and for each j the sum a + j·step and its position.
+    Djb2Fnv {
+        a: u32,
+        b: u32,
+        step: u64,
+        positions: Vec<(u128, u64)>,
+    },
+    /// For each seed 0, 1, ...: the signed hash and its position.
+    Murmur3 { hashes: Vec<(i32, u64)> },
 }
 
 impl fmt::Display for FilterSpec {
@@ -252,8 +272,8 @@ impl fmt::Display for FilterSpec {
     }
 }
 
-/// The main lesson's two sums before the modulo: (sum of bytes, sum of byte × 1-based index).
-#[inline]
+/// The byte-sum filter's two sums before the modulo: (sum of bytes, sum of byte × 1-based index).
+#[inline(always)]
 pub fn byte_sums(key: &[u8]) -> (u128, u128) {
     // A u64 cannot overflow below 2^28 bytes (255 · n² / 2 < 2^64); longer keys use u128.
     if key.len() < 1 << 28 {
@@ -284,7 +304,7 @@ fn reduce(sum: u128, m: u64) -> u64 {
     }
 }
 
-/// The intro's two 32-bit hashes: (djb2-xor, FNV-1a) of the bytes.
+/// The double-hashing filter's two 32-bit hashes: (djb2-xor, FNV-1a) of the bytes.
 pub fn djb2_fnv(key: &[u8]) -> (u32, u32) {
     let (mut a, mut b) = (5381u32, 2166136261u32);
     for &byte in key {
@@ -337,31 +357,6 @@ pub fn murmur3_32(key: &[u8], seed: u32) -> i32 {
     h = h.wrapping_mul(0xc2b2_ae35);
     h ^= h >> 16;
     h as i32
-}
-
-/// How many bytes of a key the tutor writes out before it shortens the rest.
-const SHOWN_BYTES: usize = 12;
-
-/// A key's bytes as decimal numbers, shortened in the middle when long.
-pub fn show_bytes(key: &[u8]) -> String {
-    show_terms(key, |_, b| b.to_string()).replace(" + ", " ")
-}
-
-/// `f(i, byte)` for each byte joined by ` + `; keys longer than SHOWN_BYTES show the first
-/// eight terms and the last two around a count of those left out.
-fn show_terms(key: &[u8], f: impl Fn(usize, u8) -> String) -> String {
-    let terms =
-        |range: std::ops::Range<usize>| range.map(|i| f(i, key[i])).collect::<Vec<_>>().join(" + ");
-    if key.len() <= SHOWN_BYTES {
-        terms(0..key.len())
-    } else {
-        let hidden = key.len() - 10;
-        format!(
-            "{} + ... ({hidden} more) ... + {}",
-            terms(0..8),
-            terms(key.len() - 2..key.len())
-        )
-    }
 }
 
 #[cfg(test)]
@@ -519,25 +514,31 @@ mod tests {
     }
 
     #[test]
-    fn derivation_shows_the_lessons_arithmetic() {
-        let lines = FilterSpec::lesson().derivation(b"fig");
-        assert_eq!(lines[0], "bytes: 102 105 103");
-        assert_eq!(lines[1], "h1 = 102 + 105 + 103 = 310; 310 mod 64 = 54");
+    fn derivation_holds_the_lessons_numbers() {
         assert_eq!(
-            lines[2],
-            "h2 = 102*1 + 105*2 + 103*3 = 621; 621 mod 64 = 45"
+            FilterSpec::lesson().derivation(b"fig"),
+            Derivation::ByteSum {
+                h1: 310,
+                h2: 621,
+                positions: [54, 45]
+            }
         );
     }
 
     #[test]
-    fn derivation_shortens_long_keys() {
-        let lines = FilterSpec::lesson().derivation(&[b'a'; 40]);
-        assert!(lines[1].contains("... (30 more) ..."), "{}", lines[1]);
-        assert!(lines[1].ends_with(&format!(
-            "= {}; {} mod 64 = {}",
-            97 * 40,
-            97 * 40,
-            97 * 40 % 64
-        )));
+    fn derivation_agrees_with_positions() {
+        for spec in [
+            FilterSpec::new(Scheme::Djb2Fnv, Some(37), Some(5)).unwrap(),
+            FilterSpec::new(Scheme::Murmur3, Some(1000), Some(7)).unwrap(),
+        ] {
+            let got: Vec<u64> = match spec.derivation(b"fig") {
+                Derivation::Djb2Fnv { positions, .. } => positions.iter().map(|p| p.1).collect(),
+                Derivation::Murmur3 { hashes } => hashes.iter().map(|h| h.1).collect(),
+                Derivation::ByteSum { positions, .. } => positions.to_vec(),
+            };
+            let mut want = Vec::new();
+            spec.positions(b"fig", &mut want);
+            assert_eq!(got, want, "{spec}");
+        }
     }
 }

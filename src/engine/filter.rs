@@ -16,7 +16,7 @@ pub struct Filter {
 
 impl Filter {
     /// An empty filter of `m` bits. `m` must be in `1..=MAX_BITS` (checked by the caller,
-    /// see [`crate::scheme::FilterSpec`]).
+    /// see [`crate::engine::scheme::FilterSpec`]).
     pub fn new(m: u64) -> Filter {
         debug_assert!((1..=MAX_BITS).contains(&m));
         Filter {
@@ -30,13 +30,8 @@ impl Filter {
         self.m
     }
 
-    /// Always false: a filter has at least one bit.
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
     /// Sets bit `pos` (< m) to 1 and returns whether it was 0 before.
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, pos: u64) -> bool {
         let word = &mut self.words[(pos >> 6) as usize];
         let mask = 1u64 << (pos & 63);
@@ -46,7 +41,7 @@ impl Filter {
     }
 
     /// Whether bit `pos` (< m) is 1.
-    #[inline]
+    #[inline(always)]
     pub fn test(&self, pos: u64) -> bool {
         self.words[(pos >> 6) as usize] & (1u64 << (pos & 63)) != 0
     }

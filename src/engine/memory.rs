@@ -1,0 +1,173 @@
+//! What the tutor remembers about the keys added, so it can tell a real MAYBE from a false
+//! positive and name the key that set a bit. Bounded whatever the input.
+
+use std::collections::HashMap;
+
+use foldhash::fast::RandomState;
+use indexmap::IndexSet;
+
+/// The most distinct keys the tutor remembers.
+pub(crate) const REMEMBERED_KEYS: usize = 10_000;
+/// The most key bytes it remembers in all, so long keys cannot make memory grow.
+pub(crate) const REMEMBERED_BYTES: usize = 1 << 20;
+/// The most "which key first set this bit" records: with k up to 1000 hashes, 10,000 keys
+/// could otherwise leave ten million of them.
+pub(crate) const REMEMBERED_SETTERS: usize = 1 << 19;
+
+/// What the tutor knows about whether a key was added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Knowledge {
+    Added,
+    NeverAdded,
+    /// The key is not remembered, but some key was turned away: it may have been added.
+    Unknown,
+}
+
+/// Which of the memory's limits turned a key away first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Limit {
+    /// [`REMEMBERED_KEYS`] distinct keys.
+    Keys,
+    /// [`REMEMBERED_BYTES`] bytes of keys.
+    Bytes,
+}
+
+/// The keys added, in order, and which of them first set each bit.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Memory {
+    keys: IndexSet<Box<[u8]>, RandomState>,
+    bytes: usize,
+    /// The limit that first turned a key away, if one did.
+    full: Option<Limit>,
+    /// For each bit a remembered key newly set, that key's index; at most
+    /// [`REMEMBERED_SETTERS`] records.
+    first_setter: HashMap<u64, u32, RandomState>,
+    /// Some bit's setter was not recorded because the records were full.
+    setters_full: bool,
+}
+
+impl Memory {
+    /// Remembers `key` unless it is known or does not fit; returns its index if remembered.
+    #[inline]
+    pub(crate) fn remember(&mut self, key: &[u8]) -> Option<u32> {
+        // Once the key limit is reached, no answer depends on finding a known key's index:
+        // its bits were set when it was first added. This check runs on every ADD of a long
+        // script, so it stays inline and the lookup below does not.
+        if self.full == Some(Limit::Keys) {
+            return None;
+        }
+        self.remember_slow(key)
+    }
+
+    #[inline(never)]
+    fn remember_slow(&mut self, key: &[u8]) -> Option<u32> {
+        if let Some(i) = self.keys.get_index_of(key) {
+            return Some(i as u32);
+        }
+        if self.keys.len() >= REMEMBERED_KEYS {
+            self.full = Some(Limit::Keys);
+            return None;
+        }
+        if self.bytes + key.len() > REMEMBERED_BYTES {
+            // A key too long for what is left; shorter keys after it may still fit.
+            self.full.get_or_insert(Limit::Bytes);
+            return None;
+        }
+        self.bytes += key.len();
+        let (i, _) = self.keys.insert_full(key.into());
+        Some(i as u32)
+    }
+
+    /// Records that the remembered key `index` first set bit `pos`.
+    #[inline]
+    pub(crate) fn set_by(&mut self, pos: u64, index: u32) {
+        if self.first_setter.len() < REMEMBERED_SETTERS {
+            self.first_setter.insert(pos, index);
+        } else {
+            self.setters_full = true;
+        }
+    }
+
+    /// Whether `key` was added, as far as the tutor remembers.
+    pub(crate) fn knows(&self, key: &[u8]) -> Knowledge {
+        if self.keys.contains(key) {
+            Knowledge::Added
+        } else if self.full.is_some() {
+            Knowledge::Unknown
+        } else {
+            Knowledge::NeverAdded
+        }
+    }
+
+    /// The remembered key that first set bit `pos`, if the tutor recorded it.
+    pub(crate) fn setter_of(&self, pos: u64) -> Option<&[u8]> {
+        let &i = self.first_setter.get(&pos)?;
+        self.keys.get_index(i as usize).map(|k| &**k)
+    }
+
+    /// The number of distinct keys added, if the tutor still knows it exactly.
+    pub(crate) fn distinct_keys(&self) -> Option<usize> {
+        self.full.is_none().then_some(self.keys.len())
+    }
+
+    /// The limit that first turned a key away, if any.
+    pub(crate) fn full(&self) -> Option<Limit> {
+        self.full
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembers_keys_and_who_set_each_bit() {
+        let mut m = Memory::default();
+        let fig = m.remember(b"fig").unwrap();
+        m.set_by(54, fig);
+        assert_eq!(m.remember(b"fig"), Some(fig));
+        assert_eq!(m.setter_of(54), Some(&b"fig"[..]));
+        assert_eq!(m.setter_of(1), None);
+        assert_eq!(m.knows(b"fig"), Knowledge::Added);
+        assert_eq!(m.knows(b"sun"), Knowledge::NeverAdded);
+        assert_eq!(m.distinct_keys(), Some(1));
+    }
+
+    #[test]
+    fn the_key_limit_is_said_and_holds() {
+        let mut m = Memory::default();
+        for i in 0..REMEMBERED_KEYS + 5 {
+            m.remember(format!("key{i}").as_bytes());
+        }
+        assert_eq!(m.keys.len(), REMEMBERED_KEYS);
+        assert_eq!(m.full(), Some(Limit::Keys));
+        assert_eq!(m.knows(b"key0"), Knowledge::Added);
+        assert_eq!(m.knows(b"never"), Knowledge::Unknown);
+        assert_eq!(m.distinct_keys(), None);
+    }
+
+    #[test]
+    fn one_huge_key_does_not_spend_the_budget() {
+        let mut m = Memory::default();
+        assert_eq!(m.remember(&vec![b'x'; 2 << 20]), None);
+        assert_eq!(m.full(), Some(Limit::Bytes));
+        for i in 0..100 {
+            assert!(
+                m.remember(format!("small{i}").as_bytes()).is_some(),
+                "a small key after a huge one is still remembered"
+            );
+        }
+        assert_eq!(m.knows(b"small5"), Knowledge::Added);
+    }
+
+    #[test]
+    fn setter_records_are_bounded() {
+        let mut m = Memory::default();
+        let i = m.remember(b"k").unwrap();
+        for pos in 0..REMEMBERED_SETTERS as u64 + 10 {
+            m.set_by(pos, i);
+        }
+        assert_eq!(m.first_setter.len(), REMEMBERED_SETTERS);
+        assert!(m.setters_full);
+    }
+}

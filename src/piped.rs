@@ -1,0 +1,316 @@
+//! Piped scripts, the tutor's fastest path: reader → parser → session → renderer → writer,
+//! with one message on stderr per bad line and a truthful exit status.
+
+use std::fmt;
+use std::io::{self, Read, Write};
+
+use crate::engine::bloom::Tracer;
+use crate::engine::scheme::FilterSpec;
+use crate::escape::escape_prefix;
+use crate::render::{answers, commentary};
+use crate::script::command::{self, Command, LineError};
+use crate::script::directive::{self, DirectiveError};
+use crate::script::reader::{self, Event, Flow, MAX_LINE, Source, for_each_line};
+use crate::script::session::{CommandError, Outcome, PlainSession, Session, TracedSession};
+
+/// How a script ended.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ScriptEnd {
+    /// Lines that were not valid commands, or commands that could not run.
+    pub bad_lines: u64,
+    /// The script said QUIT: no later script should run.
+    pub quit: bool,
+}
+
+/// Why a script stopped before its end.
+#[derive(Debug)]
+pub enum ScriptError {
+    /// Reading the script failed.
+    Read(io::Error),
+    /// Writing the answers failed.
+    Write(io::Error),
+    /// The `# filter:` line names a filter that cannot be made: nothing was run.
+    Directive { at: String, error: DirectiveError },
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScriptError::Read(_) => write!(f, "could not read the script"),
+            ScriptError::Write(_) => write!(f, "could not write the answers"),
+            ScriptError::Directive { at, error } => {
+                write!(f, "{at}: {error}; nothing was run")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ScriptError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ScriptError::Read(e) | ScriptError::Write(e) => Some(e),
+            // Its message already says what is wrong.
+            ScriptError::Directive { .. } => None,
+        }
+    }
+}
+
+/// A bad line: a parse error, a command that could not run, or a line too long to read.
+enum Bad<'a> {
+    Line(LineError<'a>),
+    Command(CommandError),
+    Directive(DirectiveError),
+    Misplaced,
+    TooLong { len: u64, head: &'a [u8] },
+}
+
+impl fmt::Display for Bad<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Bad::Line(e) => e.fmt(f),
+            Bad::Command(e) => e.fmt(f),
+            Bad::Directive(e) => e.fmt(f),
+            Bad::Misplaced => write!(f, "a `# filter:` line must come before the first command"),
+            Bad::TooLong { len, head } => write!(
+                f,
+                "the line is {len} bytes long, more than the {MAX_LINE} a line may have, so it \
+                 was skipped (it starts `{}`)",
+                escape_prefix(head)
+            ),
+        }
+    }
+}
+
+/// The filter and settings for running scripts, as the binary runs them: plain scripts
+/// record nothing, `--explain` records everything it explains.
+#[derive(Debug, Clone)]
+pub struct ScriptRunner {
+    session: Sessions,
+    /// The command line chose the filter, so `# filter:` lines are ignored.
+    spec_fixed: bool,
+}
+
+#[derive(Debug, Clone)]
+enum Sessions {
+    Plain(PlainSession),
+    Explained(TracedSession),
+}
+
+impl ScriptRunner {
+    /// A runner with an empty filter of shape `spec`; with `explain`, ADD, CHECK and CLEAR
+    /// write a commentary line (starting with `#`) before their answer. With `spec_fixed`,
+    /// `# filter:` lines are ignored.
+    pub fn new(spec: FilterSpec, explain: bool, spec_fixed: bool) -> ScriptRunner {
+        ScriptRunner {
+            session: if explain {
+                Sessions::Explained(Session::new(spec))
+            } else {
+                Sessions::Plain(Session::new(spec))
+            },
+            spec_fixed,
+        }
+    }
+
+    /// Runs one script: answers to `out`, one message per bad line to `err`. A failure to
+    /// write to `err` is ignored: messages are for a person, and answers go on.
+    pub fn run(
+        &mut self,
+        input: impl Read,
+        source: Source<'_>,
+        out: &mut impl Write,
+        err: &mut impl Write,
+    ) -> Result<ScriptEnd, ScriptError> {
+        match &mut self.session {
+            Sessions::Plain(s) => run_script(input, source, s, self.spec_fixed, out, err),
+            Sessions::Explained(s) => run_script(input, source, s, self.spec_fixed, out, err),
+        }
+    }
+}
+
+/// Writes an outcome as a script shows it: commentary lines (each starting with `# `, and
+/// for ADD, CHECK and CLEAR only with `explain`), then the answer.
+#[inline(always)]
+fn render(outcome: &Outcome<'_>, explain: bool, out: &mut impl Write) -> io::Result<()> {
+    let commented = match outcome {
+        Outcome::Added { .. } | Outcome::Checked { .. } | Outcome::Cleared { .. } => explain,
+        Outcome::Explained(_) | Outcome::Stats(_) | Outcome::Help(_) => true,
+        Outcome::Bits { .. } | Outcome::Quit => false,
+    };
+    if commented {
+        for line in commentary::lines(outcome) {
+            if line.is_empty() {
+                out.write_all(b"#\n")?;
+            } else {
+                writeln!(out, "# {line}")?;
+            }
+        }
+    }
+    answers::write(outcome, out)
+}
+
+/// Whether a CR inside the line is followed by a command word: the sign of a file whose
+/// lines end in CR alone, which reads as one long line.
+fn cr_before_a_command(line: &[u8]) -> bool {
+    memchr::memchr_iter(b'\r', line).any(|i| {
+        let rest = &line[i + 1..];
+        let word = rest
+            .split(|&b| b == b' ' || b == b'\r')
+            .next()
+            .unwrap_or(rest);
+        command::Verb::from_word(word).is_some()
+    })
+}
+
+/// The UTF-8 byte-order mark some editors put at the start of a file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+fn run_script<T: Tracer, W: Write, E: Write>(
+    input: impl Read,
+    source: Source<'_>,
+    session: &mut Session<T>,
+    spec_fixed: bool,
+    out: &mut W,
+    err: &mut E,
+) -> Result<ScriptEnd, ScriptError> {
+    let mut run = Run {
+        source,
+        session,
+        spec_fixed,
+        out,
+        err,
+        end: ScriptEnd::default(),
+        directives: 0,
+    };
+    let flow = for_each_line(input, |event| match event {
+        Event::Line(line_no, line) => run.line(line_no, line),
+        Event::Waiting => {
+            run.out.flush().map_err(ScriptError::Write)?;
+            Ok(Flow::Continue)
+        }
+        Event::TooLong { line_no, len, head } => run.bad(line_no, Bad::TooLong { len, head }),
+    })?;
+    run.end.quit = flow == Flow::Quit;
+    run.out.flush().map_err(ScriptError::Write)?;
+    Ok(run.end)
+}
+
+/// One script being run. The common case, a line that is a command, is `line`; everything
+/// else is kept out of its way in cold functions, so the loop stays small and fast.
+struct Run<'a, T: Tracer, W, E> {
+    source: Source<'a>,
+    session: &'a mut Session<T>,
+    spec_fixed: bool,
+    out: &'a mut W,
+    err: &'a mut E,
+    end: ScriptEnd,
+    /// `# filter:` lines seen before the first command.
+    directives: u32,
+}
+
+impl<T: Tracer, W: Write, E: Write> Run<'_, T, W, E> {
+    #[inline(always)]
+    fn line(&mut self, line_no: u64, mut line: &[u8]) -> Result<Flow, ScriptError> {
+        if line_no == 1 {
+            line = self.first_line(line)?;
+        }
+        match Command::parse(line) {
+            Ok(Some(cmd)) => match self.session.execute(&cmd) {
+                Ok(outcome) => {
+                    // A session that traces is one that explains (see `ScriptRunner::new`).
+                    render(&outcome, T::FULL, self.out).map_err(ScriptError::Write)?;
+                    Ok(if matches!(outcome, Outcome::Quit) {
+                        Flow::Quit
+                    } else {
+                        Flow::Continue
+                    })
+                }
+                Err(e) => self.bad(line_no, Bad::Command(e)),
+            },
+            Ok(None) => self.not_a_command(line_no, line),
+            Err(e) => self.bad(line_no, Bad::Line(e)),
+        }
+    }
+
+    /// Checks that look at the first line only: a BOM can only start a file, and a file
+    /// whose lines end in CR alone is all one first line.
+    #[cold]
+    #[inline(never)]
+    fn first_line<'l>(&mut self, mut line: &'l [u8]) -> Result<&'l [u8], ScriptError> {
+        if let Some(rest) = line.strip_prefix(BOM) {
+            line = rest;
+            self.say(format_args!(
+                "note: {}: skipped a UTF-8 byte-order mark at the start of the script",
+                self.source.at(1)
+            ))?;
+        }
+        if cr_before_a_command(line) {
+            self.say(format_args!(
+                "warning: {}: a CR byte is followed by a command word: the file seems to end its \
+                 lines with CR alone, so the tutor reads them as one line (use LF or CR LF line \
+                 ends)",
+                self.source.at(1)
+            ))?;
+        }
+        Ok(line)
+    }
+
+    /// A blank line, a comment, or a `# filter:` line.
+    #[cold]
+    #[inline(never)]
+    fn not_a_command(&mut self, line_no: u64, line: &[u8]) -> Result<Flow, ScriptError> {
+        let result = match directive::parse(line) {
+            None => return Ok(Flow::Continue),
+            Some(result) if self.session.is_untouched() => result,
+            Some(Ok(_)) => return self.bad(line_no, Bad::Misplaced),
+            Some(Err(e)) => return self.bad(line_no, Bad::Directive(e)),
+        };
+        self.directives += 1;
+        let spec = if self.directives > 1 {
+            Err(DirectiveError::Second)
+        } else {
+            result
+        };
+        match spec {
+            Ok(spec) if self.spec_fixed => {
+                let chosen = self.session.spec();
+                if spec != chosen {
+                    self.say(format_args!(
+                        "note: {}: `# filter:` ignored, the command line chose {chosen}",
+                        self.source.at(line_no),
+                    ))?;
+                }
+            }
+            Ok(spec) => self.session.reshape(spec),
+            Err(error) => {
+                return Err(ScriptError::Directive {
+                    at: self.source.at(line_no),
+                    error,
+                });
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Counts a bad line and says what was wrong with it.
+    #[cold]
+    #[inline(never)]
+    fn bad(&mut self, line_no: u64, why: Bad<'_>) -> Result<Flow, ScriptError> {
+        self.end.bad_lines += 1;
+        self.say(format_args!("error: {}: {why}", self.source.at(line_no)))?;
+        Ok(Flow::Continue)
+    }
+
+    /// Writes a message to stderr after the answers so far, so it appears where it belongs.
+    /// A failure to write it (stderr closed or full) must not stop the answers.
+    fn say(&mut self, text: fmt::Arguments<'_>) -> Result<(), ScriptError> {
+        self.out.flush().map_err(ScriptError::Write)?;
+        let _ = writeln!(self.err, "{text}");
+        Ok(())
+    }
+}
+
+impl From<reader::ReadError> for ScriptError {
+    fn from(e: reader::ReadError) -> ScriptError {
+        ScriptError::Read(e.0)
+    }
+}

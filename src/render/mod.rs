@@ -1,0 +1,8 @@
+//! Renderers: outcomes in, text out. `answers` writes the protocol's byte-exact answers,
+//! `commentary` explains in words, `terminal` adds the REPL's colour and layout, `help` is
+//! the help text.
+
+pub(crate) mod answers;
+pub(crate) mod commentary;
+pub(crate) mod help;
+pub(crate) mod terminal;
