@@ -1,5 +1,6 @@
 //! bloom-tutor: the main lesson's Bloom filter as a library, an interpreter and a tutor.
 
+pub mod atomic;
 pub mod bloom;
 pub mod calc;
 pub mod cli;
