@@ -15,6 +15,7 @@ use rustyline::error::ReadlineError;
 
 use crate::cli::LessonArgs;
 use crate::command::{Command, Verb};
+use crate::escape;
 use crate::repl::{self, Style};
 use crate::session::Session;
 use content::{Lesson, Question, Step};
@@ -43,23 +44,102 @@ impl Input {
                 }
                 Err(e) => Err(e.into()),
             },
-            Input::Piped(stdin) => {
-                let mut buf = Vec::new();
-                if stdin.read_until(b'\n', &mut buf)? == 0 {
-                    return Ok(None);
+            Input::Piped(stdin) => match read_answer_line(stdin)? {
+                Line::End => Ok(None),
+                Line::Text(mut bytes) => {
+                    while bytes.last().is_some_and(|b| matches!(b, b'\n' | b'\r')) {
+                        bytes.pop();
+                    }
+                    // A transcript of a piped run shows what was answered.
+                    writeln!(out, "> {}", escape::escaped(&bytes))?;
+                    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
                 }
-                let line = String::from_utf8_lossy(&buf);
-                let line = line.trim_end_matches(['\n', '\r']).to_string();
-                // A transcript of a piped run shows what was answered.
-                writeln!(out, "> {line}")?;
-                Ok(Some(line))
-            }
+                Line::TooLong { prefix, len } => {
+                    writeln!(out, "> {}...", escape::escaped(&prefix))?;
+                    writeln!(
+                        out,
+                        "That answer was {len} bytes long; answers are at most \
+                         {MAX_ANSWER_BYTES} bytes, so it was skipped."
+                    )?;
+                    Ok(Some(String::new()))
+                }
+                Line::Endless => {
+                    writeln!(
+                        out,
+                        "An answer went on for more than {ENDLESS_ANSWER_BYTES} bytes without \
+                         a line end; that is not typed answers, so the lesson stops here."
+                    )?;
+                    Ok(None)
+                }
+            },
         }
     }
 
     fn is_terminal(&self) -> bool {
         matches!(self, Input::Terminal(_))
     }
+}
+
+/// The longest answer line read, in bytes without its line end; longer lines are skipped.
+const MAX_ANSWER_BYTES: usize = 4096;
+
+/// A line longer than this, in bytes, ends the lesson's input: it is not a person's answers
+/// (`bloom-tutor lesson < /dev/zero` would otherwise read on forever).
+const ENDLESS_ANSWER_BYTES: u64 = 1 << 20;
+
+/// One piped answer line, read with bounded memory.
+#[derive(Debug, PartialEq)]
+enum Line {
+    /// The line, its line end included when it had one.
+    Text(Vec<u8>),
+    /// A line longer than [`MAX_ANSWER_BYTES`], read to its end and dropped; `len` counts
+    /// its bytes without the line end, `prefix` is its start, for the transcript.
+    TooLong { prefix: Vec<u8>, len: u64 },
+    /// A line that went past [`ENDLESS_ANSWER_BYTES`].
+    Endless,
+    /// Input ended.
+    End,
+}
+
+/// Reads one line from `reader` keeping at most [`MAX_ANSWER_BYTES`] of it: `read_until`
+/// would grow its buffer to the whole line, however long.
+fn read_answer_line(reader: &mut impl BufRead) -> io::Result<Line> {
+    let mut kept = Vec::new();
+    let mut len: u64 = 0;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            if len == 0 && kept.is_empty() {
+                return Ok(Line::End);
+            }
+            break;
+        }
+        let (part, ended) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let used = part.len();
+        let body = if ended { &part[..used - 1] } else { part };
+        len = len.saturating_add(body.len() as u64);
+        let room = (MAX_ANSWER_BYTES + 1).saturating_sub(kept.len());
+        kept.extend_from_slice(&part[..used.min(room)]);
+        reader.consume(used);
+        if ended {
+            break;
+        }
+        if len > ENDLESS_ANSWER_BYTES {
+            return Ok(Line::Endless);
+        }
+    }
+    if len > MAX_ANSWER_BYTES as u64 {
+        kept.truncate(escape::PREFIX_BYTES);
+        return Ok(Line::TooLong { prefix: kept, len });
+    }
+    Ok(Line::Text(kept))
 }
 
 /// How a question ended.
@@ -342,4 +422,57 @@ fn summary(out: &mut impl Write, lesson: &Lesson, progress: &Progress) -> io::Re
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn case(input: &[u8], expected: &[Line]) {
+        let mut reader = io::BufReader::with_capacity(64, input);
+        let mut got = Vec::new();
+        loop {
+            let line = read_answer_line(&mut reader).unwrap();
+            let end = line == Line::End || line == Line::Endless;
+            got.push(line);
+            if end {
+                break;
+            }
+        }
+        assert_eq!(got, expected, "lines read from {} bytes", input.len());
+    }
+
+    fn text(s: &str) -> Line {
+        Line::Text(s.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn reads_lines_with_their_ends() {
+        case(b"", &[Line::End]);
+        case(b"NO\n54", &[text("NO\n"), text("54"), Line::End]);
+        case(b"\n\r\n", &[text("\n"), text("\r\n"), Line::End]);
+    }
+
+    #[test]
+    fn keeps_a_line_of_exactly_the_limit() {
+        let line = "a".repeat(MAX_ANSWER_BYTES) + "\n";
+        case(line.as_bytes(), &[text(&line), Line::End]);
+    }
+
+    #[test]
+    fn skips_a_long_line_and_reads_on() {
+        let input = "b".repeat(MAX_ANSWER_BYTES + 1) + "\nNO\n";
+        let too_long = Line::TooLong {
+            prefix: vec![b'b'; escape::PREFIX_BYTES],
+            len: MAX_ANSWER_BYTES as u64 + 1,
+        };
+        case(input.as_bytes(), &[too_long, text("NO\n"), Line::End]);
+    }
+
+    #[test]
+    fn stops_at_an_endless_line() {
+        let input = vec![0u8; ENDLESS_ANSWER_BYTES as usize + 100];
+        case(&input, &[Line::Endless]);
+    }
 }
