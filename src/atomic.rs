@@ -84,14 +84,8 @@ impl fmt::Display for StateFileError {
     }
 }
 
-impl std::error::Error for StateFileError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            StateFileError::Io(e) => Some(e),
-            StateFileError::NotRegular { .. } | StateFileError::TooLarge { .. } => None,
-        }
-    }
-}
+// No `source`: `Display` already shows the I/O error, and a chain would show it twice.
+impl std::error::Error for StateFileError {}
 
 impl From<io::Error> for StateFileError {
     fn from(e: io::Error) -> Self {
@@ -130,6 +124,20 @@ pub fn read_regular_capped(path: &Path, max_bytes: u64) -> Result<Option<Vec<u8>
         });
     }
     Ok(Some(bytes))
+}
+
+/// `Ok` when `path` is a regular file or nothing at all, so [`write_atomically`] can put a
+/// file there; symbolic links are followed. Checks before a long task whose result would be
+/// written there.
+pub fn check_replaceable(path: &Path) -> Result<(), StateFileError> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(meta) => Err(StateFileError::NotRegular {
+            kind: kind_of(meta.file_type()),
+        }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn check_regular(meta: &fs::Metadata, max_bytes: u64) -> Result<(), StateFileError> {
