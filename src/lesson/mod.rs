@@ -13,13 +13,14 @@ use anyhow::Context;
 use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
 
+use crate::atomic;
 use crate::cli::LessonArgs;
 use crate::command::{Command, Verb};
 use crate::escape;
 use crate::repl::{self, Style};
 use crate::session::Session;
 use content::{Lesson, Question, Step};
-use progress::Progress;
+use progress::{LoadError, Progress};
 
 /// Where answers come from: a terminal with line editing, or piped lines.
 enum Input {
@@ -156,12 +157,20 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     let name = args.name.as_deref().unwrap_or("basics");
     if args.list {
         for lesson in content::all() {
-            let place = match progress_path(args, lesson.name).map(|p| Progress::load(&p)) {
-                Some(Ok(p)) if p.done => "finished".to_string(),
-                Some(Ok(p)) if p.step > 0 => {
+            let loaded = progress_path(args, lesson.name).map(|p| Progress::load(&p, &lesson));
+            let place = match loaded {
+                Some(Ok(Some(p))) if p.done && !p.skipped.is_empty() => {
+                    format!("finished, {} skipped", p.skipped.len())
+                }
+                Some(Ok(Some(p))) if p.done => "finished".to_string(),
+                Some(Ok(Some(p))) if p.step > 0 => {
                     format!("at step {} of {}", p.step + 1, lesson.steps.len())
                 }
-                _ => "not started".to_string(),
+                // A shared --progress-file holds another lesson: this one has not begun there.
+                Some(Ok(_)) | Some(Err(LoadError::OtherLesson { .. })) | None => {
+                    "not started".to_string()
+                }
+                Some(Err(e)) => format!("progress not read: {e}"),
             };
             writeln!(out, "{:<14} {} ({place})", lesson.name, lesson.title)?;
         }
@@ -172,9 +181,19 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     })?;
     let path = progress_path(args, lesson.name);
     let mut progress = match (&path, args.restart) {
-        (Some(p), false) => Progress::load(p)?,
-        _ => Progress::default(),
-    };
+        (Some(p), false) => Progress::load(p, &lesson)
+            .with_context(|| format!("could not use lesson progress in `{}`", p.display()))?,
+        (Some(p), true) => {
+            // Starting over replaces the file, but never a FIFO or a device: refuse now
+            // rather than say "not saved" at every step.
+            atomic::check_replaceable(p)
+                .with_context(|| format!("could not use lesson progress in `{}`", p.display()))?;
+            None
+        }
+        (None, _) => None,
+    }
+    .unwrap_or_else(|| Progress::new(lesson.name));
+    let mut saver = Saver::new(path);
     if progress.done {
         writeln!(out, "You have finished `{}`.", lesson.name)?;
         summary(out, &lesson, &progress)?;
@@ -185,7 +204,6 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
         )?;
         return Ok(ExitCode::SUCCESS);
     }
-    progress.step = progress.step.min(lesson.steps.len());
 
     let mut input = if io::stdin().is_terminal() && io::stdout().is_terminal() {
         Input::Terminal(Box::new(DefaultEditor::new()?))
@@ -233,7 +251,7 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
             }
             Outcome::Skipped => {
                 if let Some(q) = &step.question {
-                    progress.record(q.id, false);
+                    progress.skip(q.id);
                     writeln!(out, "The answer: {}.", q.expect.show())?;
                     finish(q, &mut session, out)?;
                 }
@@ -242,22 +260,30 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
             Outcome::Back => i = i.saturating_sub(1),
             Outcome::Quit | Outcome::EndOfInput => {
                 progress.step = i;
-                save(&path, &progress, out)?;
-                writeln!(
-                    out,
-                    "\nProgress saved at step {} of {}. Run `bloom-tutor lesson {}` to go on.",
-                    i + 1,
-                    lesson.steps.len(),
-                    lesson.name
-                )?;
+                if saver.save(&progress, out)? {
+                    writeln!(
+                        out,
+                        "\nProgress saved at step {} of {}. Run `bloom-tutor lesson {}` to go on.",
+                        i + 1,
+                        lesson.steps.len(),
+                        lesson.name
+                    )?;
+                } else {
+                    writeln!(
+                        out,
+                        "\nProgress not saved: you were at step {} of {}.",
+                        i + 1,
+                        lesson.steps.len()
+                    )?;
+                }
                 return Ok(ExitCode::SUCCESS);
             }
         }
         progress.step = i;
-        save(&path, &progress, out)?;
+        saver.save(&progress, out)?;
     }
     progress.done = true;
-    save(&path, &progress, out)?;
+    saver.save(&progress, out)?;
     writeln!(out, "\nThat is the end of `{}`.", lesson.name)?;
     summary(out, &lesson, &progress)?;
     if let Some(next) = content::next_after(lesson.name) {
@@ -277,13 +303,39 @@ fn progress_path(args: &LessonArgs, lesson: &str) -> Option<PathBuf> {
     }
 }
 
-fn save(path: &Option<PathBuf>, progress: &Progress, out: &mut impl Write) -> anyhow::Result<()> {
-    if let Some(p) = path
-        && let Err(e) = progress.save(p)
-    {
-        writeln!(out, "(progress not saved: {e:#})")?;
+/// Saves progress after each step, and tells the learner once when it could not.
+struct Saver {
+    path: Option<PathBuf>,
+    warned: bool,
+}
+
+impl Saver {
+    fn new(path: Option<PathBuf>) -> Saver {
+        Saver {
+            path,
+            warned: false,
+        }
     }
-    Ok(())
+
+    /// Whether `progress` is now in its file, whole (a failed save leaves the old file).
+    fn save(&mut self, progress: &Progress, out: &mut impl Write) -> io::Result<bool> {
+        let result = match &self.path {
+            Some(p) => progress.save(p),
+            None => Err(anyhow::anyhow!(
+                "no state folder on this system; give one with --progress-file"
+            )),
+        };
+        match result {
+            Ok(()) => Ok(true),
+            Err(e) => {
+                if !self.warned {
+                    writeln!(out, "(progress not saved: {e:#})")?;
+                    self.warned = true;
+                }
+                Ok(false)
+            }
+        }
+    }
 }
 
 /// The lesson's filter as it stands when step `i` begins: every earlier step's setup run.
@@ -401,24 +453,43 @@ fn summary(out: &mut impl Write, lesson: &Lesson, progress: &Progress) -> io::Re
         .iter()
         .filter_map(|s: &Step| s.question.as_ref())
         .collect();
+    let holds = |list: &[String], q: &Question| list.iter().any(|id| id == q.id);
     let right = questions
         .iter()
-        .filter(|q| progress.first_try.iter().any(|id| id == q.id))
+        .filter(|q| holds(&progress.first_try, q))
         .count();
     writeln!(
         out,
         "You answered {right} of {} questions right at the first try.",
         questions.len()
     )?;
-    let missed: Vec<&str> = questions
+    let skipped = questions
         .iter()
-        .filter(|q| !progress.first_try.iter().any(|id| id == q.id))
-        .map(|q| q.ask.as_str())
+        .filter(|q| holds(&progress.skipped, q))
+        .count();
+    if skipped > 0 {
+        writeln!(
+            out,
+            "You skipped {skipped} of {} questions; `bloom-tutor lesson {} --restart` asks them \
+             all again.",
+            questions.len(),
+            lesson.name
+        )?;
+    }
+    let missed: Vec<&Question> = questions
+        .iter()
+        .copied()
+        .filter(|q| !holds(&progress.first_try, q))
         .collect();
     if !missed.is_empty() {
         writeln!(out, "Worth another look:")?;
-        for ask in missed {
-            writeln!(out, "  - {ask}")?;
+        for q in missed {
+            let note = if holds(&progress.skipped, q) {
+                " (skipped)"
+            } else {
+                ""
+            };
+            writeln!(out, "  - {}{note}", q.ask)?;
         }
     }
     Ok(())
