@@ -9,6 +9,7 @@
 //! text), then the front ends (`piped`, `repl`, `lesson`, `grade`, `calc`, `experiment`).
 
 pub mod cli;
+pub(crate) mod atomic;
 pub(crate) mod engine;
 pub(crate) mod escape;
 pub(crate) mod render;

@@ -1,9 +1,12 @@
 //! A lesson that quits and resumes: two runs against one progress file, each compared with a
 //! golden transcript in `tests/golden/lesson_resume/`. `TRYCMD=overwrite` rewrites them.
+//! Then the progress file under attack: failed writes, many writers, another lesson's file,
+//! FIFOs and devices, and endless answers.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 fn lesson(progress: &Path, args: &[&str], stdin: &str) -> (String, i32) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
@@ -98,4 +101,335 @@ fn unknown_lessons_are_one_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("no lesson called `nope`"), "{stderr}");
+}
+
+/// Waits for `child` at most `limit`; a child still running then is killed and the test fails.
+#[track_caller]
+fn wait_within(mut child: Child, limit: Duration, what: &str) -> Output {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The tutor run by `sh -c SCRIPT` (which ends in `exec "$0" "$@"`), with `stdin` piped in.
+fn lesson_under_sh(script: &str, args: &[&std::ffi::OsStr], stdin: &str) -> Output {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .arg("lesson")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    wait_within(child, Duration::from_secs(60), script)
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_failed_write_keeps_the_old_progress_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("basics.json");
+    let (_, code) = lesson(&progress, &[], "NO\n54\nquit\n");
+    assert_eq!(code, 0);
+    let before = std::fs::read(&progress).expect("progress was saved");
+
+    // `ulimit -f 0` makes every write to a file fail (EFBIG once SIGXFSZ is ignored), as a
+    // full disk or a quota would.
+    let args = [
+        std::ffi::OsStr::new("--progress-file"),
+        progress.as_os_str(),
+    ];
+    let out = lesson_under_sh(
+        "trap '' XFSZ; ulimit -f 0; exec \"$0\" \"$@\"",
+        &args,
+        "45\nquit\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(
+        std::fs::read(&progress).unwrap(),
+        before,
+        "a failed write changed the progress file"
+    );
+    assert!(
+        !stdout.contains("Progress saved"),
+        "claims saved after a failed write:\n{stdout}"
+    );
+    assert!(
+        stdout.contains("(progress not saved: could not save lesson progress")
+            && stdout.contains("Progress not saved: you were at step 4 of 12."),
+        "no word of the failed save:\n{stdout}"
+    );
+    assert_eq!(
+        files_in(dir.path()),
+        ["basics.json"],
+        "a temporary file was left"
+    );
+
+    // With SIGXFSZ at its default the first write kills the tutor: the old file stays whole.
+    let out = lesson_under_sh("ulimit -f 0; exec \"$0\" \"$@\"", &args, "45\nquit\n");
+    assert!(!out.status.success(), "the write limit did not bite");
+    assert_eq!(
+        std::fs::read(&progress).unwrap(),
+        before,
+        "a write killed midway changed the progress file"
+    );
+}
+
+#[test]
+fn many_lessons_at_once_on_one_file_never_see_a_torn_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("shared.json");
+    let skips = "skip\n".repeat(12);
+    for round in 0..3 {
+        // Half start over and write at every step; half resume (reading) and quit (writing).
+        let children: Vec<(usize, Child)> = (0..12)
+            .map(|i| {
+                let mut cmd = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"));
+                cmd.arg("lesson").arg("--progress-file").arg(&progress);
+                if i % 2 == 0 {
+                    cmd.arg("--restart");
+                }
+                let mut child = cmd
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                let answers = if i % 2 == 0 { skips.as_str() } else { "quit\n" };
+                // A run that fails early closes its stdin; its status below says why.
+                let _ = child.stdin.take().unwrap().write_all(answers.as_bytes());
+                (i, child)
+            })
+            .collect();
+        for (i, child) in children {
+            let out = wait_within(child, Duration::from_secs(60), "a concurrent lesson");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                out.status.success() && stderr.is_empty(),
+                "round {round}, run {i} failed ({:?}): {stderr}",
+                out.status
+            );
+            assert!(
+                !stdout.contains("not saved"),
+                "round {round}, run {i} could not save:\n{stdout}"
+            );
+        }
+        let text = std::fs::read_to_string(&progress).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("round {round}: torn progress file ({e}):\n{text}"));
+        assert_eq!(json["lesson"], "basics", "{text}");
+    }
+    assert_eq!(
+        files_in(dir.path()),
+        ["shared.json"],
+        "temporary files were left"
+    );
+}
+
+#[test]
+fn a_file_of_another_lesson_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("shared.json");
+    let (done, code) = lesson(&progress, &["--restart"], &"skip\n".repeat(12));
+    assert_eq!(code, 0);
+    assert!(done.contains("That is the end of `basics`."), "{done}");
+    let before = std::fs::read(&progress).unwrap();
+
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["lesson", "sizing", "--progress-file"])
+        .arg(&progress)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(
+        !stdout.contains("finished"),
+        "sizing finished by basics:\n{stdout}"
+    );
+    assert!(
+        stderr.contains("it holds progress in lesson `basics`, not `sizing`"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&progress).unwrap(),
+        before,
+        "basics' progress was changed"
+    );
+
+    let (listed, _) = lesson(&progress, &["--list"], "");
+    assert!(
+        listed.contains("(finished, 12 skipped)") && listed.contains("16-bit filter (not started)"),
+        "{listed}"
+    );
+}
+
+#[test]
+fn a_step_past_the_end_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("p.json");
+    std::fs::write(
+        &progress,
+        r#"{"version":1,"lesson":"basics","step":12000,"first_try":[],"answered":[],"skipped":[],"done":false}"#,
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["lesson", "--progress-file"])
+        .arg(&progress)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(!stdout.contains("going on from"), "{stdout}");
+    assert!(
+        stderr.contains("it is at step 12001 but the lesson has 12"),
+        "{stderr}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_are_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+    let fifo = fifo.to_str().unwrap();
+    for args in [
+        &["lesson", "--progress-file", fifo][..],
+        &["lesson", "--restart", "--progress-file", fifo],
+        &["lesson", "--list", "--progress-file", fifo],
+        &["lesson", "--progress-file", "/dev/null"],
+        &["lesson", "--progress-file", "/dev/zero"],
+        &["lesson", "--restart", "--progress-file", "/dev/full"],
+    ] {
+        let child = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = wait_within(child, Duration::from_secs(10), &args.join(" "));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if args.contains(&"--list") {
+            assert!(
+                stdout.contains("progress not read: not a regular file (a FIFO)"),
+                "{args:?}: {stdout}"
+            );
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout}");
+        assert!(
+            stderr.contains("not a regular file") && !stderr.contains("EOF while parsing"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            !stdout.contains("Lesson `basics`"),
+            "{args:?} began the lesson: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn endless_answers_end_the_lesson_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("p.json");
+    // 512 MiB of address space: reading /dev/zero into one line would pass it in a second.
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 524288; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["lesson", "--restart", "--progress-file"])
+        .arg(&progress)
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_within(child, Duration::from_secs(60), "lesson < /dev/zero");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("without a line end; that is not typed answers, so the lesson stops here.")
+            && stdout.contains("Progress saved at step 1 of 12."),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_long_answer_is_skipped_and_the_lesson_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("p.json");
+    let answers = format!("{}\nNO\nquit\n", "x".repeat(100_000));
+    let (out, code) = lesson(&progress, &[], &answers);
+    assert_eq!(code, 0);
+    let long = format!("> {}...\n", "x".repeat(60));
+    assert!(
+        out.contains(&long)
+            && out.contains(
+                "That answer was 100000 bytes long; answers are at most 4096 bytes, so it was skipped."
+            )
+            && out.contains("> NO\nRight!"),
+        "{out}"
+    );
+}
+
+#[test]
+fn skipped_questions_are_recorded_apart_from_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("p.json");
+    let (out, code) = lesson(&progress, &[], "skip\n54\nquit\n");
+    assert_eq!(code, 0, "{out}");
+    let text = std::fs::read_to_string(&progress).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        json["skipped"],
+        serde_json::json!(["certain-answer"]),
+        "{text}"
+    );
+    assert_eq!(json["answered"], serde_json::json!(["h1-fig"]), "{text}");
+    assert_eq!(json["version"], 1, "{text}");
+
+    let (out, _) = lesson(&progress, &[], &"skip\n".repeat(10));
+    assert!(
+        out.contains("You skipped 11 of 12 questions;")
+            && out.contains("  - What is h1 for café? (skipped)"),
+        "{out}"
+    );
 }

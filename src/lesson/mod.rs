@@ -13,12 +13,14 @@ use anyhow::Context;
 use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
 
+use crate::atomic;
 use crate::cli::LessonArgs;
+use crate::escape;
 use crate::render::terminal::{self, Style};
 use crate::script::command::{Command, Verb};
 use crate::script::session::TracedSession;
 use content::{Lesson, Question, Step};
-use progress::Progress;
+use progress::{LoadError, Progress};
 
 /// Where answers come from: a terminal with line editing, or piped lines.
 enum Input {
@@ -43,23 +45,102 @@ impl Input {
                 }
                 Err(e) => Err(e.into()),
             },
-            Input::Piped(stdin) => {
-                let mut buf = Vec::new();
-                if stdin.read_until(b'\n', &mut buf)? == 0 {
-                    return Ok(None);
+            Input::Piped(stdin) => match read_answer_line(stdin)? {
+                Line::End => Ok(None),
+                Line::Text(mut bytes) => {
+                    while bytes.last().is_some_and(|b| matches!(b, b'\n' | b'\r')) {
+                        bytes.pop();
+                    }
+                    // A transcript of a piped run shows what was answered.
+                    writeln!(out, "> {}", escape::escaped(&bytes))?;
+                    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
                 }
-                let line = String::from_utf8_lossy(&buf);
-                let line = line.trim_end_matches(['\n', '\r']).to_string();
-                // A transcript of a piped run shows what was answered.
-                writeln!(out, "> {line}")?;
-                Ok(Some(line))
-            }
+                Line::TooLong { prefix, len } => {
+                    writeln!(out, "> {}...", escape::escaped(&prefix))?;
+                    writeln!(
+                        out,
+                        "That answer was {len} bytes long; answers are at most \
+                         {MAX_ANSWER_BYTES} bytes, so it was skipped."
+                    )?;
+                    Ok(Some(String::new()))
+                }
+                Line::Endless => {
+                    writeln!(
+                        out,
+                        "An answer went on for more than {ENDLESS_ANSWER_BYTES} bytes without \
+                         a line end; that is not typed answers, so the lesson stops here."
+                    )?;
+                    Ok(None)
+                }
+            },
         }
     }
 
     fn is_terminal(&self) -> bool {
         matches!(self, Input::Terminal(_))
     }
+}
+
+/// The longest answer line read, in bytes without its line end; longer lines are skipped.
+const MAX_ANSWER_BYTES: usize = 4096;
+
+/// A line longer than this, in bytes, ends the lesson's input: it is not a person's answers
+/// (`bloom-tutor lesson < /dev/zero` would otherwise read on forever).
+const ENDLESS_ANSWER_BYTES: u64 = 1 << 20;
+
+/// One piped answer line, read with bounded memory.
+#[derive(Debug, PartialEq)]
+enum Line {
+    /// The line, its line end included when it had one.
+    Text(Vec<u8>),
+    /// A line longer than [`MAX_ANSWER_BYTES`], read to its end and dropped; `len` counts
+    /// its bytes without the line end, `prefix` is its start, for the transcript.
+    TooLong { prefix: Vec<u8>, len: u64 },
+    /// A line that went past [`ENDLESS_ANSWER_BYTES`].
+    Endless,
+    /// Input ended.
+    End,
+}
+
+/// Reads one line from `reader` keeping at most [`MAX_ANSWER_BYTES`] of it: `read_until`
+/// would grow its buffer to the whole line, however long.
+fn read_answer_line(reader: &mut impl BufRead) -> io::Result<Line> {
+    let mut kept = Vec::new();
+    let mut len: u64 = 0;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            if len == 0 && kept.is_empty() {
+                return Ok(Line::End);
+            }
+            break;
+        }
+        let (part, ended) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let used = part.len();
+        let body = if ended { &part[..used - 1] } else { part };
+        len = len.saturating_add(body.len() as u64);
+        let room = (MAX_ANSWER_BYTES + 1).saturating_sub(kept.len());
+        kept.extend_from_slice(&part[..used.min(room)]);
+        reader.consume(used);
+        if ended {
+            break;
+        }
+        if len > ENDLESS_ANSWER_BYTES {
+            return Ok(Line::Endless);
+        }
+    }
+    if len > MAX_ANSWER_BYTES as u64 {
+        kept.truncate(escape::PREFIX_BYTES);
+        return Ok(Line::TooLong { prefix: kept, len });
+    }
+    Ok(Line::Text(kept))
 }
 
 /// How a question ended.
@@ -76,12 +157,20 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     let name = args.name.as_deref().unwrap_or("basics");
     if args.list {
         for lesson in content::all() {
-            let place = match progress_path(args, lesson.name).map(|p| Progress::load(&p)) {
-                Some(Ok(p)) if p.done => "finished".to_string(),
-                Some(Ok(p)) if p.step > 0 => {
+            let loaded = progress_path(args, lesson.name).map(|p| Progress::load(&p, &lesson));
+            let place = match loaded {
+                Some(Ok(Some(p))) if p.done && !p.skipped.is_empty() => {
+                    format!("finished, {} skipped", p.skipped.len())
+                }
+                Some(Ok(Some(p))) if p.done => "finished".to_string(),
+                Some(Ok(Some(p))) if p.step > 0 => {
                     format!("at step {} of {}", p.step + 1, lesson.steps.len())
                 }
-                _ => "not started".to_string(),
+                // A shared --progress-file holds another lesson: this one has not begun there.
+                Some(Ok(_)) | Some(Err(LoadError::OtherLesson { .. })) | None => {
+                    "not started".to_string()
+                }
+                Some(Err(e)) => format!("progress not read: {e}"),
             };
             writeln!(out, "{:<14} {} ({place})", lesson.name, lesson.title)?;
         }
@@ -92,9 +181,19 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     })?;
     let path = progress_path(args, lesson.name);
     let mut progress = match (&path, args.restart) {
-        (Some(p), false) => Progress::load(p)?,
-        _ => Progress::default(),
-    };
+        (Some(p), false) => Progress::load(p, &lesson)
+            .with_context(|| format!("could not use lesson progress in `{}`", p.display()))?,
+        (Some(p), true) => {
+            // Starting over replaces the file, but never a FIFO or a device: refuse now
+            // rather than say "not saved" at every step.
+            atomic::check_replaceable(p)
+                .with_context(|| format!("could not use lesson progress in `{}`", p.display()))?;
+            None
+        }
+        (None, _) => None,
+    }
+    .unwrap_or_else(|| Progress::new(lesson.name));
+    let mut saver = Saver::new(path);
     if progress.done {
         writeln!(out, "You have finished `{}`.", lesson.name)?;
         summary(out, &lesson, &progress)?;
@@ -105,7 +204,6 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
         )?;
         return Ok(ExitCode::SUCCESS);
     }
-    progress.step = progress.step.min(lesson.steps.len());
 
     let mut input = if io::stdin().is_terminal() && io::stdout().is_terminal() {
         Input::Terminal(Box::new(DefaultEditor::new()?))
@@ -153,7 +251,7 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
             }
             Outcome::Skipped => {
                 if let Some(q) = &step.question {
-                    progress.record(q.id, false);
+                    progress.skip(q.id);
                     writeln!(out, "The answer: {}.", q.expect.show())?;
                     finish(q, &mut session, out)?;
                 }
@@ -162,22 +260,30 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
             Outcome::Back => i = i.saturating_sub(1),
             Outcome::Quit | Outcome::EndOfInput => {
                 progress.step = i;
-                save(&path, &progress, out)?;
-                writeln!(
-                    out,
-                    "\nProgress saved at step {} of {}. Run `bloom-tutor lesson {}` to go on.",
-                    i + 1,
-                    lesson.steps.len(),
-                    lesson.name
-                )?;
+                if saver.save(&progress, out)? {
+                    writeln!(
+                        out,
+                        "\nProgress saved at step {} of {}. Run `bloom-tutor lesson {}` to go on.",
+                        i + 1,
+                        lesson.steps.len(),
+                        lesson.name
+                    )?;
+                } else {
+                    writeln!(
+                        out,
+                        "\nProgress not saved: you were at step {} of {}.",
+                        i + 1,
+                        lesson.steps.len()
+                    )?;
+                }
                 return Ok(ExitCode::SUCCESS);
             }
         }
         progress.step = i;
-        save(&path, &progress, out)?;
+        saver.save(&progress, out)?;
     }
     progress.done = true;
-    save(&path, &progress, out)?;
+    saver.save(&progress, out)?;
     writeln!(out, "\nThat is the end of `{}`.", lesson.name)?;
     summary(out, &lesson, &progress)?;
     if let Some(next) = content::next_after(lesson.name) {
@@ -197,13 +303,39 @@ fn progress_path(args: &LessonArgs, lesson: &str) -> Option<PathBuf> {
     }
 }
 
-fn save(path: &Option<PathBuf>, progress: &Progress, out: &mut impl Write) -> anyhow::Result<()> {
-    if let Some(p) = path
-        && let Err(e) = progress.save(p)
-    {
-        writeln!(out, "(progress not saved: {e:#})")?;
+/// Saves progress after each step, and tells the learner once when it could not.
+struct Saver {
+    path: Option<PathBuf>,
+    warned: bool,
+}
+
+impl Saver {
+    fn new(path: Option<PathBuf>) -> Saver {
+        Saver {
+            path,
+            warned: false,
+        }
     }
-    Ok(())
+
+    /// Whether `progress` is now in its file, whole (a failed save leaves the old file).
+    fn save(&mut self, progress: &Progress, out: &mut impl Write) -> io::Result<bool> {
+        let result = match &self.path {
+            Some(p) => progress.save(p),
+            None => Err(anyhow::anyhow!(
+                "no state folder on this system; give one with --progress-file"
+            )),
+        };
+        match result {
+            Ok(()) => Ok(true),
+            Err(e) => {
+                if !self.warned {
+                    writeln!(out, "(progress not saved: {e:#})")?;
+                    self.warned = true;
+                }
+                Ok(false)
+            }
+        }
+    }
 }
 
 /// The lesson's filter as it stands when step `i` begins: every earlier step's setup run.
@@ -336,25 +468,97 @@ fn summary(out: &mut impl Write, lesson: &Lesson, progress: &Progress) -> io::Re
         .iter()
         .filter_map(|s: &Step| s.question.as_ref())
         .collect();
+    let holds = |list: &[String], q: &Question| list.iter().any(|id| id == q.id);
     let right = questions
         .iter()
-        .filter(|q| progress.first_try.iter().any(|id| id == q.id))
+        .filter(|q| holds(&progress.first_try, q))
         .count();
     writeln!(
         out,
         "You answered {right} of {} questions right at the first try.",
         questions.len()
     )?;
-    let missed: Vec<&str> = questions
+    let skipped = questions
         .iter()
-        .filter(|q| !progress.first_try.iter().any(|id| id == q.id))
-        .map(|q| q.ask.as_str())
+        .filter(|q| holds(&progress.skipped, q))
+        .count();
+    if skipped > 0 {
+        writeln!(
+            out,
+            "You skipped {skipped} of {} questions; `bloom-tutor lesson {} --restart` asks them \
+             all again.",
+            questions.len(),
+            lesson.name
+        )?;
+    }
+    let missed: Vec<&Question> = questions
+        .iter()
+        .copied()
+        .filter(|q| !holds(&progress.first_try, q))
         .collect();
     if !missed.is_empty() {
         writeln!(out, "Worth another look:")?;
-        for ask in missed {
-            writeln!(out, "  - {ask}")?;
+        for q in missed {
+            let note = if holds(&progress.skipped, q) {
+                " (skipped)"
+            } else {
+                ""
+            };
+            writeln!(out, "  - {}{note}", q.ask)?;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn case(input: &[u8], expected: &[Line]) {
+        let mut reader = io::BufReader::with_capacity(64, input);
+        let mut got = Vec::new();
+        loop {
+            let line = read_answer_line(&mut reader).unwrap();
+            let end = line == Line::End || line == Line::Endless;
+            got.push(line);
+            if end {
+                break;
+            }
+        }
+        assert_eq!(got, expected, "lines read from {} bytes", input.len());
+    }
+
+    fn text(s: &str) -> Line {
+        Line::Text(s.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn reads_lines_with_their_ends() {
+        case(b"", &[Line::End]);
+        case(b"NO\n54", &[text("NO\n"), text("54"), Line::End]);
+        case(b"\n\r\n", &[text("\n"), text("\r\n"), Line::End]);
+    }
+
+    #[test]
+    fn keeps_a_line_of_exactly_the_limit() {
+        let line = "a".repeat(MAX_ANSWER_BYTES) + "\n";
+        case(line.as_bytes(), &[text(&line), Line::End]);
+    }
+
+    #[test]
+    fn skips_a_long_line_and_reads_on() {
+        let input = "b".repeat(MAX_ANSWER_BYTES + 1) + "\nNO\n";
+        let too_long = Line::TooLong {
+            prefix: vec![b'b'; escape::PREFIX_BYTES],
+            len: MAX_ANSWER_BYTES as u64 + 1,
+        };
+        case(input.as_bytes(), &[too_long, text("NO\n"), Line::End]);
+    }
+
+    #[test]
+    fn stops_at_an_endless_line() {
+        let input = vec![0u8; ENDLESS_ANSWER_BYTES as usize + 100];
+        case(&input, &[Line::Endless]);
+    }
 }

@@ -1,0 +1,382 @@
+//! The files the tutor keeps between runs (lesson progress; saved filters later): written
+//! whole or not at all, and read back only when they are regular files of a bounded size.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Replaces the file at `path` with `bytes`, all or nothing.
+///
+/// The bytes go to a new temporary file in the same folder (a unique name, created with
+/// `create_new`, so two writers never share one), which is flushed to disk and then renamed
+/// over `path`; the folder is then flushed too, as far as the system allows. Readers see the
+/// old file or the new one, never a part of either, and when several processes write at once
+/// the last rename wins.
+///
+/// On any failure (disk full, a file size limit, a read-only folder) the temporary file is
+/// removed and `path` is left as it was. A process killed mid-write leaves the old file too,
+/// and at worst a stray `.NAME.*.tmp` beside it.
+///
+/// A symbolic link at `path` is followed, so the link stays and its target is replaced. An
+/// existing `path` that is not a regular file (a folder, a FIFO, `/dev/null`) is refused
+/// rather than replaced. A new file gets the default permissions; a replaced one keeps its own.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let target = resolve_target(path)?;
+    let old_permissions = match fs::metadata(&target) {
+        Ok(meta) if meta.is_file() => Some(meta.permissions()),
+        Ok(meta) => return Err(not_regular(meta.file_type())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
+    let (temp_path, mut temp) = create_temp(&dir, &name.to_string_lossy())?;
+    let written = (|| {
+        if let Some(permissions) = old_permissions {
+            temp.set_permissions(permissions)?;
+        }
+        temp.write_all(bytes)?;
+        temp.sync_all()?;
+        drop(temp);
+        fs::rename(&temp_path, &target)
+    })();
+    if let Err(e) = written {
+        // The file may already be closed or half written; either way it must not stay.
+        let _ = fs::remove_file(&temp_path);
+        return Err(e);
+    }
+    // Best effort: the rename is only durable once the folder is on disk, but not every
+    // system lets a folder be opened and synced, and the new file is in place either way.
+    if let Ok(d) = File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Why [`read_regular_capped`] read nothing.
+#[derive(Debug)]
+pub enum StateFileError {
+    /// The path names something other than a regular file; `kind` says what (`a FIFO`).
+    NotRegular { kind: &'static str },
+    /// The file holds more than `max` bytes (`size` is how many it held when looked at).
+    TooLarge { size: u64, max: u64 },
+    /// Reading failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for StateFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StateFileError::NotRegular { kind } => write!(f, "not a regular file ({kind})"),
+            StateFileError::TooLarge { size, max } => {
+                write!(f, "too large: {size} bytes, expected at most {max}")
+            }
+            StateFileError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+// No `source`: `Display` already shows the I/O error, and a chain would show it twice.
+impl std::error::Error for StateFileError {}
+
+impl From<io::Error> for StateFileError {
+    fn from(e: io::Error) -> Self {
+        StateFileError::Io(e)
+    }
+}
+
+/// The bytes of the regular file at `path`, at most `max_bytes` of them; `Ok(None)` when
+/// nothing is there.
+///
+/// A FIFO, a device (`/dev/null`, `/dev/zero`), a socket or a folder is refused before it is
+/// opened, so reading never blocks on a FIFO nor runs on forever; symbolic links are followed.
+/// The opened file is checked again, and read with the cap, so a file swapped or grown
+/// meanwhile is refused too. (Only a FIFO put in place between the check and the open could
+/// still block the open: std has no portable non-blocking open.)
+pub fn read_regular_capped(path: &Path, max_bytes: u64) -> Result<Option<Vec<u8>>, StateFileError> {
+    match fs::metadata(path) {
+        Ok(meta) => check_regular(&meta, max_bytes)?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.into()),
+    }
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    check_regular(&file.metadata()?, max_bytes)?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    let size = bytes.len() as u64;
+    if size > max_bytes {
+        return Err(StateFileError::TooLarge {
+            size,
+            max: max_bytes,
+        });
+    }
+    Ok(Some(bytes))
+}
+
+/// `Ok` when `path` is a regular file or nothing at all, so [`write_atomically`] can put a
+/// file there; symbolic links are followed. Checks before a long task whose result would be
+/// written there.
+pub fn check_replaceable(path: &Path) -> Result<(), StateFileError> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(meta) => Err(StateFileError::NotRegular {
+            kind: kind_of(meta.file_type()),
+        }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn check_regular(meta: &fs::Metadata, max_bytes: u64) -> Result<(), StateFileError> {
+    if !meta.is_file() {
+        return Err(StateFileError::NotRegular {
+            kind: kind_of(meta.file_type()),
+        });
+    }
+    if meta.len() > max_bytes {
+        return Err(StateFileError::TooLarge {
+            size: meta.len(),
+            max: max_bytes,
+        });
+    }
+    Ok(())
+}
+
+/// What a file that is not a regular file is, for a message.
+fn kind_of(file_type: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a folder"
+    } else if file_type.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a file"
+    }
+}
+
+fn not_regular(file_type: fs::FileType) -> io::Error {
+    io::Error::other(StateFileError::NotRegular {
+        kind: kind_of(file_type),
+    })
+}
+
+/// `path`, or the file its chain of symbolic links ends at.
+fn resolve_target(path: &Path) -> io::Result<PathBuf> {
+    let mut target = path.to_path_buf();
+    // A bound, because links can loop; the system's own limit is 40.
+    for _ in 0..40 {
+        match fs::symlink_metadata(&target) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&target)?;
+                target = match target.parent() {
+                    Some(dir) => dir.join(link),
+                    None => link,
+                };
+            }
+            Ok(_) => return Ok(target),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(target),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// A new, empty file in `dir` whose name no other writer uses: `.NAME.PID.N.tmp`.
+fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let pid = std::process::id();
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let mut last = None;
+    for _ in 0..100 {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(format!(".{name}.{pid}.{nanos}.{n}.tmp"));
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(file) => return Ok((path, file)),
+            // A stray file from a killed process whose id came round again: try another name.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("could not name a temporary file")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn writes_a_new_file_and_replaces_an_old_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.json");
+        write_atomically(&path, b"first").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"first");
+        write_atomically(&path, b"second, longer").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"second, longer");
+        assert_eq!(
+            files_in(dir.path()),
+            ["state.json"],
+            "no temporary file left"
+        );
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.json");
+        fs::write(&path, b"old").unwrap();
+        // Renaming a file over a non-empty folder fails after the temporary file was written.
+        let blocker = dir.path().join("blocker");
+        fs::create_dir(&blocker).unwrap();
+        fs::write(blocker.join("inside"), b"").unwrap();
+        let err = write_atomically(&blocker, b"new").expect_err("a folder is not replaced");
+        assert!(err.to_string().contains("a folder"), "{err}");
+        assert_eq!(fs::read(&path).unwrap(), b"old");
+        assert_eq!(files_in(dir.path()), ["blocker", "state.json"]);
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("no").join("such").join("state.json");
+        let err = write_atomically(&path, b"x").expect_err("the folder is missing");
+        assert_eq!(err.kind(), io::ErrorKind::NotFound, "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn follows_a_symbolic_link_and_keeps_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.json");
+        let link = dir.path().join("link.json");
+        fs::write(&real, b"old").unwrap();
+        std::os::unix::fs::symlink("real.json", &link).unwrap();
+        write_atomically(&link, b"new").unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read(&real).unwrap(), b"new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn keeps_the_old_files_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.json");
+        fs::write(&path, b"old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomically(&path, b"new").unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "permissions were {mode:o}");
+    }
+
+    #[test]
+    fn reads_a_regular_file_and_nothing_for_a_missing_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.json");
+        assert!(read_regular_capped(&path, 10).unwrap().is_none());
+        fs::write(&path, b"0123456789").unwrap();
+        assert_eq!(
+            read_regular_capped(&path, 10).unwrap().unwrap(),
+            b"0123456789"
+        );
+    }
+
+    #[test]
+    fn refuses_a_file_past_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.json");
+        fs::write(&path, b"0123456789!").unwrap();
+        match read_regular_capped(&path, 10) {
+            Err(StateFileError::TooLarge { size: 11, max: 10 }) => {}
+            other => panic!("expected TooLarge, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn refuses_a_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        match read_regular_capped(dir.path(), 10) {
+            Err(StateFileError::NotRegular { kind: "a folder" }) => {}
+            other => panic!("expected NotRegular, got {other:?}"),
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_devices_without_reading_them() {
+        for dev in ["/dev/null", "/dev/zero", "/dev/full"] {
+            match read_regular_capped(Path::new(dev), 1 << 20) {
+                Err(StateFileError::NotRegular {
+                    kind: "a character device",
+                }) => {}
+                other => panic!("expected {dev} refused, got {other:?}"),
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_a_fifo_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+        // Opening a FIFO with no writer would block this test forever.
+        match read_regular_capped(&fifo, 10) {
+            Err(StateFileError::NotRegular { kind: "a FIFO" }) => {}
+            other => panic!("expected NotRegular, got {other:?}"),
+        }
+        let err = write_atomically(&fifo, b"x").expect_err("a FIFO is not replaced");
+        assert!(err.to_string().contains("FIFO"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_to_replace_a_device() {
+        let err = write_atomically(Path::new("/dev/null"), b"x").expect_err("not replaced");
+        assert!(err.to_string().contains("character device"), "{err}");
+    }
+}
