@@ -1,8 +1,9 @@
 //! The command line: flags and subcommands, with help text in the doc comments.
 
-use std::path::PathBuf;
-
 use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -35,6 +36,29 @@ pub struct Cli {
     /// Neither read nor write the interactive session's history file
     #[arg(long)]
     pub no_history: bool,
+}
+
+/// Parses the command line. `--help` and `--version` are written here, and a failure to
+/// write them is an error (status 2), as is a bad command line; `Err` is the status to exit
+/// with.
+pub fn parse() -> Result<Cli, ExitCode> {
+    let err = match Cli::try_parse() {
+        Ok(cli) => return Ok(cli),
+        Err(err) => err,
+    };
+    // clap writes help and version to stdout and errors to stderr, in colour on a terminal.
+    let printed = err.print().and_then(|()| io::stdout().flush());
+    if err.use_stderr() {
+        return Err(ExitCode::from(2));
+    }
+    match printed {
+        Ok(()) => Err(ExitCode::SUCCESS),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(ExitCode::SUCCESS),
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "error: could not write the help: {e}");
+            Err(ExitCode::from(2))
+        }
+    }
 }
 
 /// The filter's shape: scheme, bits and hashes.

@@ -8,8 +8,8 @@
 //! text), `script` (parser, reader, session: lines in, outcomes out), `render` (outcomes to
 //! text), then the front ends (`piped`, `repl`, `lesson`, `grade`, `calc`, `experiment`).
 
-pub mod cli;
 pub(crate) mod atomic;
+pub mod cli;
 pub(crate) mod engine;
 pub(crate) mod escape;
 pub(crate) mod render;
@@ -37,6 +37,10 @@ pub use crate::script::reader::Source;
 /// Runs the tutor as the command line asks. `Ok` carries the exit status: 0 when every
 /// line was valid, 1 otherwise.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    if stdout_is_closed() {
+        // Rust's standard output quietly drops writes to a closed descriptor.
+        anyhow::bail!("standard output is closed, so the tutor's output would be lost");
+    }
     if let Some(command) = &cli.command {
         let mut out = BufWriter::new(io::stdout().lock());
         let code = match command {
@@ -107,6 +111,29 @@ fn run_files(cli: &Cli, spec: FilterSpec) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Whether standard output was closed when the tutor started (`bloom-tutor >&-`).
+///
+/// Rust's runtime opens `/dev/null` (read-write) on a standard descriptor that is closed at
+/// start, so writes would vanish without an error. A shell's `> /dev/null` opens it write-only,
+/// so `/dev/null` open for reading and writing on descriptor 1 is the runtime's stand-in.
+#[cfg(unix)]
+fn stdout_is_closed() -> bool {
+    use nix::fcntl::{FcntlArg, OFlag, fcntl};
+    use nix::sys::stat::{fstat, stat};
+    let stdout = io::stdout();
+    let (Ok(fd), Ok(null)) = (fstat(&stdout), stat("/dev/null")) else {
+        return false;
+    };
+    let read_write = fcntl(&stdout, FcntlArg::F_GETFL)
+        .is_ok_and(|flags| OFlag::from_bits_truncate(flags) & OFlag::O_ACCMODE == OFlag::O_RDWR);
+    fd.st_rdev == null.st_rdev && fd.st_ino == null.st_ino && read_write
+}
+
+#[cfg(not(unix))]
+fn stdout_is_closed() -> bool {
+    false
 }
 
 /// Whether `err` comes from writing to a reader that went away (`| head`): a quiet exit.

@@ -1,16 +1,18 @@
+use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
-
-// The one place that prints: an error that reached the top.
-#[allow(clippy::print_stderr)]
 fn main() -> ExitCode {
-    let cli = bloom_tutor::cli::Cli::parse();
+    let cli = match bloom_tutor::cli::parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     match bloom_tutor::run(cli) {
         Ok(code) => code,
         Err(err) if bloom_tutor::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            // The one place that prints an error that reached the top; a stderr that cannot
+            // be written must not turn it into a panic.
+            let _ = writeln!(std::io::stderr(), "error: {err:#}");
             ExitCode::from(2)
         }
     }

@@ -131,3 +131,80 @@ fn experiment_writes_an_svg_chart() {
     );
     assert!(svg.contains("murmur3 measured"));
 }
+
+/// Runs `sh -c SCRIPT` with the tutor's path in `$T`; returns (status, stdout, stderr).
+fn shell(script: &str) -> (Option<i32>, String, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .env("T", env!("CARGO_BIN_EXE_bloom-tutor"))
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_full_stderr_does_not_stop_the_answers() {
+    let (code, stdout, stderr) =
+        shell(r#"printf 'FOO\nADD a\nCHECK a\nBAR\nCHECK b\n' | "$T" 2>/dev/full"#);
+    assert_eq!(stdout, "MAYBE\nNO\n", "every answer still comes");
+    assert_eq!(
+        code,
+        Some(1),
+        "bad lines still make the status 1; stderr: {stderr}"
+    );
+}
+
+#[test]
+fn a_closed_stderr_pipe_does_not_stop_the_answers() {
+    let mut child = tutor()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader of stderr goes away before anything is written.
+    drop(child.stderr.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"FOO\nADD a\nCHECK a\nBAR\nCHECK b\n")
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "MAYBE\nNO\n");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn output_that_cannot_be_written_is_an_error() {
+    for (script, says) in [
+        (
+            r#"printf 'ADD a\nCHECK a\n' | "$T" >&-"#,
+            "standard output is closed",
+        ),
+        (
+            r#"printf 'CHECK a\n' | "$T" >/dev/full"#,
+            "could not write the answers: No space left",
+        ),
+        (r#""$T" --help >/dev/full"#, "could not write the help"),
+        (r#""$T" --version >/dev/full"#, "could not write the help"),
+        (r#""$T" calc -n 1000 -p 1% >/dev/full"#, "No space left"),
+    ] {
+        let (code, _, stderr) = shell(script);
+        assert_eq!(code, Some(2), "{script}: {stderr}");
+        assert!(
+            stderr.contains(says),
+            "{script} should say {says:?}, said {stderr}"
+        );
+    }
+    let (code, stdout, _) = shell(r#"printf 'CHECK a\n' | "$T" >/dev/null; echo $?"#);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (Some(0), "0\n"),
+        "> /dev/null is fine"
+    );
+}
