@@ -69,11 +69,13 @@ pub struct FilterArgs {
     pub scheme: Option<Scheme>,
 
     /// Number of bits, m (default: the scheme's own: 64, 16 or 100)
-    #[arg(short = 'm', long = "bits", value_name = "M")]
+    #[arg(short = 'm', long = "bits", value_name = "M", allow_negative_numbers = true,
+          value_parser = whole_number::<u64>)]
     pub bits: Option<u64>,
 
     /// Number of hashes, k (default: the scheme's own: 2, 3 or 10)
-    #[arg(short = 'k', long = "hashes", value_name = "K")]
+    #[arg(short = 'k', long = "hashes", value_name = "K", allow_negative_numbers = true,
+          value_parser = whole_number::<u32>)]
     pub hashes: Option<u32>,
 }
 
@@ -90,6 +92,19 @@ impl FilterArgs {
             self.bits,
             self.hashes,
         )
+    }
+}
+
+/// A whole number of plain digits that fits in `T`. Negative numbers are taken as values
+/// (not options) so that they get this message rather than clap's tip to write `-- -1`,
+/// which would make them a file name.
+fn whole_number<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match s.parse::<T>() {
+        Ok(n) if digits => Ok(n),
+        _ if s.starts_with('-') => Err(format!("expected a positive whole number, got `{s}`")),
+        _ if digits => Err(format!("`{s}` is too large")),
+        _ => Err(format!("expected a whole number, got `{s}`")),
     }
 }
 

@@ -18,6 +18,7 @@ pub(crate) mod script;
 pub(crate) mod calc;
 pub(crate) mod experiment;
 pub(crate) mod grade;
+pub(crate) mod history;
 pub(crate) mod lesson;
 pub(crate) mod piped;
 pub(crate) mod repl;

@@ -6,7 +6,7 @@ use std::io::{self, Read, Write};
 
 use crate::engine::bloom::Tracer;
 use crate::engine::scheme::FilterSpec;
-use crate::escape::escape_prefix;
+use crate::escape::escaped;
 use crate::render::{answers, commentary};
 use crate::script::command::{self, Command, LineError};
 use crate::script::directive::{self, DirectiveError};
@@ -74,8 +74,8 @@ impl fmt::Display for Bad<'_> {
             Bad::TooLong { len, head } => write!(
                 f,
                 "the line is {len} bytes long, more than the {MAX_LINE} a line may have, so it \
-                 was skipped (it starts `{}`)",
-                escape_prefix(head)
+                 was skipped (it starts `{}...`)",
+                escaped(&head[..head.len().min(24)])
             ),
         }
     }

@@ -14,6 +14,7 @@ use rustyline::{CompletionType, Config, Context, Editor, Helper};
 
 use crate::cli::Cli;
 use crate::engine::scheme::FilterSpec;
+use crate::history::HistoryFile;
 use crate::render::terminal::{self, Style};
 use crate::script::command::{Command, Takes, Verb};
 use crate::script::session::{Outcome, TracedSession};
@@ -53,7 +54,7 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         .auto_add_history(false)
         .history_ignore_space(true)
         .history_ignore_dups(true)?
-        .max_history_size(1000)?
+        .max_history_size(crate::history::MAX_ENTRIES)?
         .completion_type(CompletionType::List)
         .build();
     let mut editor: Editor<TutorHelper, DefaultHistory> = Editor::with_config(config)?;
@@ -61,17 +62,16 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
     let mut stdout = io::stdout();
     let mut stderr = io::stderr();
 
-    let history = options.history.as_ref().and_then(|path| {
-        let ready = path
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| match editor.load_history(path) {
-                Ok(()) => Ok(()),
-                Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-                Err(e) => Err(io::Error::other(e)),
-            });
-        match ready {
-            Ok(()) => Some(path.clone()),
+    let mut history = options
+        .history
+        .as_ref()
+        .and_then(|path| match HistoryFile::open(path) {
+            Ok((file, entries)) => {
+                for entry in &entries {
+                    let _ = editor.add_history_entry(entry.as_str());
+                }
+                Some(file)
+            }
             Err(e) => {
                 let _ = writeln!(
                     stderr,
@@ -80,8 +80,7 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
                 );
                 None
             }
-        }
-    });
+        });
 
     writeln!(
         stdout,
@@ -99,39 +98,72 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
             Err(ReadlineError::Eof) => break,
             // Bytes that are not UTF-8 typed at the terminal: the line is lost, the session is not.
             Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
-                writeln!(
+                let _ = writeln!(
                     stderr,
                     "{} that line was not valid UTF-8 text; to use raw bytes as keys, pipe a script in",
                     style.error("error:")
-                )?;
+                );
                 continue;
             }
             Err(e) => return Err(e.into()),
         };
-        if !line.trim().is_empty() {
-            let _ = editor.add_history_entry(line.as_str());
-        }
-        match Command::parse(line.as_bytes()) {
-            Ok(None) => {}
-            Ok(Some(cmd)) => match session.execute(&cmd) {
-                Ok(Outcome::Quit) => break,
-                Ok(outcome) => terminal::show(&outcome, style, &mut stdout)?,
-                Err(e) => writeln!(stderr, "{} {e}", style.error("error:"))?,
-            },
-            Err(e) => writeln!(stderr, "{} {e}", style.error("error:"))?,
+        // A bracketed paste of several lines comes back as one string: each line is a
+        // command of its own, run in order, each echoed before its answer.
+        let lines: Vec<&str> = line.lines().collect();
+        let pasted = lines.len() > 1;
+        for line in lines {
+            if !line.trim().is_empty() {
+                let _ = editor.add_history_entry(line);
+                if let Some(file) = &mut history
+                    && let Err(e) = file.append(line)
+                {
+                    let _ = writeln!(stderr, "warning: history not saved from now on: {e}");
+                    history = None;
+                }
+            }
+            if pasted {
+                writeln!(stdout, "{}", style.note(&format!("{PROMPT}{line}")))?;
+            }
+            if run_line(&mut session, line, style, &mut stdout, &mut stderr)? == Flow::Quit {
+                return Ok(());
+            }
         }
         stdout.flush()?;
     }
-    if let Some(path) = history
-        && let Err(e) = editor.save_history(&path)
-    {
-        writeln!(
-            stderr,
-            "warning: could not save history to `{}`: {e}",
-            path.display()
-        )?;
-    }
     Ok(())
+}
+
+/// Whether the session goes on after a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Runs one typed line: its answer and note to `stdout`, or its error to `stderr`.
+fn run_line(
+    session: &mut TracedSession,
+    line: &str,
+    style: Style,
+    stdout: &mut impl Write,
+    stderr: &mut impl Write,
+) -> io::Result<Flow> {
+    match Command::parse(line.as_bytes()) {
+        Ok(None) => {}
+        Ok(Some(cmd)) => match session.execute(&cmd) {
+            Ok(Outcome::Quit) => return Ok(Flow::Quit),
+            Ok(outcome) => terminal::show(&outcome, style, stdout)?,
+            // A person reads errors on stderr; one that cannot be written must not end the
+            // session.
+            Err(e) => {
+                let _ = writeln!(stderr, "{} {e}", style.error("error:"));
+            }
+        },
+        Err(e) => {
+            let _ = writeln!(stderr, "{} {e}", style.error("error:"));
+        }
+    }
+    Ok(Flow::Continue)
 }
 
 /// Completion, hints and hint colour for the line editor.

@@ -105,6 +105,10 @@ fn refuses_impossible_filters_before_running() {
             "{args:?} should say {says:?}, said {stderr}"
         );
         assert!(out.stdout.is_empty(), "{args:?} ran anyway");
+        assert!(
+            !stderr.contains("-- -"),
+            "{args:?} suggests `--`, which makes a file name"
+        );
     }
 }
 
@@ -207,4 +211,29 @@ fn output_that_cannot_be_written_is_an_error() {
         (Some(0), "0\n"),
         "> /dev/null is fine"
     );
+}
+
+#[test]
+fn memory_stays_bounded_on_an_endless_line() {
+    // 256 MiB of address space is far more than the tutor needs, and far less than the
+    // 200 MB line would need if it were kept (the buffer used to double until it was).
+    for flags in ["", "--explain"] {
+        let (code, stdout, stderr) = shell(&format!(
+            r#"ulimit -v 262144; {{ head -c 200000000 /dev/zero; printf '\nADD a\nCHECK a\n'; }} | "$T" {flags}"#
+        ));
+        assert_eq!(code, Some(1), "{flags}: {stderr}");
+        assert!(
+            stderr.contains("the line is 200000000 bytes long"),
+            "{flags}: the message names the length: {stderr}"
+        );
+        assert!(
+            stderr.len() < 400,
+            "{flags}: the message is bounded: {} bytes",
+            stderr.len()
+        );
+        assert!(
+            stdout.ends_with("MAYBE\n"),
+            "{flags}: the script goes on: {stdout:?}"
+        );
+    }
 }

@@ -185,3 +185,76 @@ fn the_lesson_runs_on_a_terminal_and_saves_progress() {
     let saved = std::fs::read_to_string(&progress).expect("progress file written");
     assert!(saved.contains("\"step\": 1"), "{saved}");
 }
+
+#[test]
+fn a_bracketed_paste_of_several_lines_runs_each_line() {
+    let state = tempfile::tempdir().unwrap();
+    let mut p = start(state.path(), &[]);
+    // What a terminal sends when the README's example is pasted, then Enter.
+    p.send("\x1b[200~ADD fig\nADD lime\nADD date\nCHECK plum\nCHECK sun\n\x1b[201~")
+        .unwrap();
+    p.send("\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("ADD fig: positions 54, 45")
+        .expect("first line runs");
+    p.exp_string("ADD lime: positions 39, 25")
+        .expect("second line runs");
+    p.exp_string("ADD date: positions 30, 22")
+        .expect("third line runs");
+    p.exp_string("NO").expect("CHECK plum answers");
+    p.exp_string("MAYBE").expect("CHECK sun answers");
+    p.exp_string("a false positive").expect("and is explained");
+    p.exp_string("bloom> ").unwrap();
+    p.send_control('d').unwrap();
+    p.exp_eof().unwrap();
+    let history =
+        std::fs::read_to_string(state.path().join("bloom-tutor").join("history.txt")).unwrap();
+    assert_eq!(
+        history.lines().collect::<Vec<_>>(),
+        ["ADD fig", "ADD lime", "ADD date", "CHECK plum", "CHECK sun"],
+        "each pasted line is its own history entry"
+    );
+}
+
+#[test]
+fn lines_typed_ahead_of_the_prompt_are_not_lost() {
+    let state = tempfile::tempdir().unwrap();
+    let mut p = start(state.path(), &[]);
+    // A burst, as a fast unbracketed paste or a quick typist sends it.
+    p.send("ADD a\rCHECK a\rCHECK zz\rADD key103\rCHECK key103\r")
+        .unwrap();
+    p.flush().unwrap();
+    p.exp_string("ADD a: positions").expect("line 1");
+    p.exp_string("MAYBE").expect("line 2");
+    p.exp_string("NO").expect("line 3");
+    p.exp_string("ADD key103: positions")
+        .expect("line 4, whole");
+    p.exp_string("CHECK key103: positions").expect("line 5");
+    p.send_control('d').unwrap();
+    p.exp_eof().unwrap();
+}
+
+#[test]
+fn history_survives_a_closed_terminal_and_a_second_session() {
+    let state = tempfile::tempdir().unwrap();
+    let mut first = start(state.path(), &[]);
+    let mut second = start(state.path(), &[]);
+    first.send_line("ADD from-first").unwrap();
+    first.exp_string("ADD from-first: positions").unwrap();
+    second.send_line("ADD from-second").unwrap();
+    second.exp_string("ADD from-second: positions").unwrap();
+    // The first terminal closes: SIGHUP, no clean exit.
+    first
+        .process_mut()
+        .signal(nix::sys::signal::Signal::SIGHUP)
+        .unwrap();
+    let _ = first.process().wait();
+    second.send_control('d').unwrap();
+    second.exp_eof().unwrap();
+    let history =
+        std::fs::read_to_string(state.path().join("bloom-tutor").join("history.txt")).unwrap();
+    assert!(
+        history.contains("ADD from-first") && history.contains("ADD from-second"),
+        "both sessions' lines are kept: {history:?}"
+    );
+}
