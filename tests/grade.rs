@@ -210,3 +210,32 @@ fn two_mistakes_at_once_are_both_named() {
     assert!(text.contains("likely mistake [h2-from-zero]"), "{text}");
     assert!(text.contains("likely mistake [bits-reversed]"), "{text}");
 }
+
+#[test]
+fn what_the_program_prints_is_shown_escaped() {
+    let out = grade(
+        &["--case", "lesson-trace"],
+        &["python3", &fixture("prints_escapes.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for (byte, name) in [(0x1b, "ESC"), (b'\r', "CR"), (0x07, "BEL")] {
+        assert!(
+            !out.stdout.contains(&byte),
+            "the report has a raw {name}: {text:?}"
+        );
+    }
+    assert!(text.contains("CRASH  lesson-trace"), "{text}");
+    assert!(
+        text.contains(r"| \u{1b}]0;owned\u{7}\u{1b}[2J\r15 of 15 case(s) passed"),
+        "stderr not shown escaped: {text}"
+    );
+    assert!(
+        text.contains(r#"got:      "\u{1b}[2J\rMAYBE\n""#),
+        "stdout not shown escaped: {text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.starts_with("15 of 15")),
+        "a forged summary line: {text}"
+    );
+    assert!(text.contains("0 of 1 case(s) passed, 1 failed"), "{text}");
+}
