@@ -1,7 +1,10 @@
 //! The grader on learner programs with known mistakes, and on programs that misbehave.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
 
 fn fixture(name: &str) -> String {
     let path: PathBuf = [
@@ -24,6 +27,40 @@ fn grade(args: &[&str], program: &[&str]) -> Output {
         .args(program)
         .output()
         .expect("the tutor runs")
+}
+
+/// Runs `grade` and waits at most `limit` for it: a hang fails the test instead of
+/// stopping the whole run.
+fn grade_within(args: &[&str], program: &[&str], limit: Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .arg("grade")
+        .args(args)
+        .arg("--")
+        .args(program)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tutor starts");
+    wait_within(child, limit, &format!("grade {args:?} -- {program:?}"))
+}
+
+/// Waits for `child` to end and collects its output, or kills it and fails after `limit`.
+fn wait_within(child: std::process::Child, limit: Duration, what: &str) -> Output {
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.expect("the tutor's output can be read"),
+        Err(_) => {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+            panic!("{what} still running after {limit:?}");
+        }
+    }
 }
 
 fn json(out: &Output) -> serde_json::Value {
@@ -211,6 +248,106 @@ fn two_mistakes_at_once_are_both_named() {
     assert!(text.contains("likely mistake [bits-reversed]"), "{text}");
 }
 
+/// A number no other process has on its command line: the misbehaving fixtures start
+/// `sleep MARKER`, and the process table is searched for it afterwards. Whatever still
+/// has it when the marker is dropped is killed, so a failing test leaves nothing behind.
+struct Marker(String);
+
+impl Marker {
+    fn new(test: u32) -> Marker {
+        // Ten minutes and a unique fraction, should one outlive even the drop.
+        Marker(format!("600.98765{test:02}{}", std::process::id()))
+    }
+}
+
+impl Drop for Marker {
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        for (pid, _) in processes_with(&self.0) {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+    }
+}
+
+/// The processes whose command line has `marker` as an argument, with their command lines.
+#[cfg(target_os = "linux")]
+fn processes_with(marker: &str) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc can be read") {
+        let Ok(entry) = entry else { continue };
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // A process may end between the listing and the read.
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        if cmdline
+            .split(|&b| b == 0)
+            .any(|arg| arg == marker.as_bytes())
+        {
+            let shown = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            found.push((pid, shown));
+        }
+    }
+    found
+}
+
+/// Fails if a process with `marker` is still running.
+#[cfg(target_os = "linux")]
+#[track_caller]
+fn assert_nothing_left(marker: &Marker, what: &str) {
+    // The grader reaps what it kills before it exits; the wait only covers a slow machine.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut left = processes_with(&marker.0);
+    while !left.is_empty() && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(50));
+        left = processes_with(&marker.0);
+    }
+    assert!(
+        left.is_empty(),
+        "{what}: still running after the grader ended: {left:?}"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn programs_that_escape_hold_pipes_or_ignore_signals_are_stopped_with_everything_they_started() {
+    for (n, (file, status, timeout)) in [
+        // A child in a new session holds stdout; the program hangs, then only exits.
+        ("escapes_and_hangs.py", "timeout", "2"),
+        ("escapes_and_exits.py", "fail", "20"),
+        // Every signal but SIGKILL ignored, by the program and its child in a new session.
+        ("ignores_sigterm.py", "timeout", "2"),
+        // A helper in its own process group, and a flood.
+        ("floods_with_a_helper.py", "flood", "20"),
+        // An orphaned grandchild in a new process group that holds stdout.
+        ("daemonizes.py", "fail", "20"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let marker = Marker::new(n as u32);
+        // Far past the timeout: only a grader that waits for a pipe or a process it
+        // should have stopped takes this long.
+        let out = grade_within(
+            &["--json", "--timeout", timeout, "--case", "lesson-trace"],
+            &["python3", &fixture(file), &marker.0],
+            Duration::from_secs(30),
+        );
+        let report = json(&out);
+        assert_eq!(report["cases"][0]["status"], status, "{file}: {report:#}");
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        assert_nothing_left(&marker, file);
+    }
+}
+
 #[test]
 fn what_the_program_prints_is_shown_escaped() {
     let out = grade(
@@ -238,4 +375,18 @@ fn what_the_program_prints_is_shown_escaped() {
         "a forged summary line: {text}"
     );
     assert!(text.contains("0 of 1 case(s) passed, 1 failed"), "{text}");
+}
+
+#[test]
+fn a_directory_as_the_program_is_named_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let out = grade(&[], &[path]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("could not start `{path}`: it is a directory")),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "a report was started");
 }

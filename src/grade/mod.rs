@@ -2,6 +2,7 @@
 //! wrong, and names the lesson's mistake that explains it.
 
 pub mod cases;
+pub mod interrupt;
 pub mod mistakes;
 pub mod runner;
 
@@ -19,7 +20,7 @@ use crate::scheme::FilterSpec;
 use crate::session::Session;
 use cases::Case;
 use mistakes::Mistake;
-use runner::End;
+use runner::{End, Limits};
 
 /// Output beyond this is a flood: the program is stopped and the report stays small.
 const OUTPUT_CAP: usize = 1 << 20;
@@ -129,15 +130,19 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         Some(name) => vec![find(name)?],
         None => cases::all(),
     };
-    let timeout = Duration::from_secs_f64(args.timeout);
+    let limits = Limits {
+        timeout: Duration::from_secs_f64(args.timeout),
+        output_cap: OUTPUT_CAP,
+    };
     let program = args
         .program
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect::<Vec<_>>();
+    let stop = interrupt::Stop::new();
     let mut verdicts = Vec::new();
     for case in &chosen {
-        let run = runner::run(&args.program, case.script.as_bytes(), timeout, OUTPUT_CAP)?;
+        let run = runner::run(&args.program, case.script.as_bytes(), limits, &stop)?;
         let verdict = judge(case, &run, args.timeout);
         if !args.json {
             // After the first run, so a program that cannot start gets only its error.
