@@ -299,6 +299,15 @@ fn processes_with(marker: &str) -> Vec<(u32, String)> {
     found
 }
 
+/// Whether the learner's program has started `sleep MARKER` (the grader and the program
+/// have the marker on their command lines too).
+#[cfg(target_os = "linux")]
+fn sleeping(marker: &Marker) -> bool {
+    processes_with(&marker.0)
+        .iter()
+        .any(|(_, cmdline)| cmdline.starts_with("sleep "))
+}
+
 /// Fails if a process with `marker` is still running.
 #[cfg(target_os = "linux")]
 #[track_caller]
@@ -346,6 +355,121 @@ fn programs_that_escape_hold_pipes_or_ignore_signals_are_stopped_with_everything
         assert_eq!(out.status.code(), Some(1), "{file}");
         assert_nothing_left(&marker, file);
     }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_to_the_grader_stops_the_program_and_gives_the_signal_status() {
+    for (n, (signal, status)) in [("TERM", 143), ("INT", 130), ("HUP", 129)]
+        .into_iter()
+        .enumerate()
+    {
+        let marker = Marker::new(10 + n as u32);
+        // A signal this test was started with ignored would be ignored by the grader too,
+        // as it should: give the grader the default action back.
+        let mut command = if ignored_here(signal) {
+            let mut env = Command::new("env");
+            env.arg(format!("--default-signal={signal}"))
+                .arg(env!("CARGO_BIN_EXE_bloom-tutor"));
+            env
+        } else {
+            Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        };
+        let child = command
+            .args(["grade", "--timeout", "60", "--case", "lesson-trace", "--"])
+            .args(["python3", &fixture("ignores_sigterm.py"), &marker.0])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the tutor starts");
+        let started = Instant::now();
+        while !sleeping(&marker) {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "SIG{signal}: the learner's program never started `sleep {}`",
+                marker.0
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+        let kill = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(kill.success(), "SIG{signal} could not be sent");
+        let out = wait_within(child, Duration::from_secs(30), &format!("SIG{signal}"));
+        assert_eq!(
+            out.status.code(),
+            Some(status),
+            "SIG{signal}: {:?}, stderr {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_nothing_left(&marker, &format!("SIG{signal}"));
+    }
+}
+
+/// Whether this process ignores the signal named `name` (`HUP`, `INT` or `TERM`).
+#[cfg(target_os = "linux")]
+fn ignored_here(name: &str) -> bool {
+    let number = match name {
+        "HUP" => 1,
+        "INT" => 2,
+        "TERM" => 15,
+        _ => panic!("no number for SIG{name}"),
+    };
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let mask = status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .expect("a SigIgn line");
+    mask & (1 << (number - 1)) != 0
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hangup_under_nohup_stays_ignored() {
+    let marker = Marker::new(20);
+    let child = Command::new("nohup")
+        .arg(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args([
+            "grade",
+            "--json",
+            "--timeout",
+            "3",
+            "--case",
+            "lesson-trace",
+            "--",
+        ])
+        .args(["python3", &fixture("ignores_sigterm.py"), &marker.0])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nohup starts the tutor");
+    let started = Instant::now();
+    while !sleeping(&marker) {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the learner's program never started"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    // nohup execs the tutor: the same process.
+    let kill = Command::new("kill")
+        .args(["-HUP", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success(), "SIGHUP could not be sent");
+    let out = wait_within(child, Duration::from_secs(30), "grade under nohup");
+    let report = json(&out);
+    assert_eq!(
+        report["cases"][0]["status"], "timeout",
+        "the case ran to its timeout: {report:#}"
+    );
+    assert_eq!(out.status.code(), Some(1), "the grading ended as usual");
+    assert_nothing_left(&marker, "nohup");
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::Context;
 use serde::Serialize;
 
 use crate::cli::GradeArgs;
@@ -20,7 +21,7 @@ use crate::scheme::FilterSpec;
 use crate::session::Session;
 use cases::Case;
 use mistakes::Mistake;
-use runner::{End, Limits};
+use runner::{End, Limits, RunError};
 
 /// Output beyond this is a flood: the program is stopped and the report stays small.
 const OUTPUT_CAP: usize = 1 << 20;
@@ -96,7 +97,9 @@ impl Verdict {
     }
 }
 
-/// Runs the grader as `args` asks, writing the report to `out`.
+/// Runs the grader as `args` asks, writing the report to `out`. A SIGINT, SIGTERM or
+/// SIGHUP while grading stops the learner's program and everything it started, and ends
+/// the grading with status 128 + the signal's number.
 pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     if args.list {
         for case in cases::all() {
@@ -139,10 +142,17 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect::<Vec<_>>();
-    let stop = interrupt::Stop::new();
+    // From here on a signal stops the program being graded before the grader goes.
+    let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;
     let mut verdicts = Vec::new();
     for case in &chosen {
-        let run = runner::run(&args.program, case.script.as_bytes(), limits, &stop)?;
+        let run = match runner::run(&args.program, case.script.as_bytes(), limits, stop) {
+            Ok(run) => run,
+            Err(RunError::Interrupted(signal)) => {
+                return Ok(interrupted(out, args.json, signal, verdicts.len()));
+            }
+            Err(err) => return Err(err.into()),
+        };
         let verdict = judge(case, &run, args.timeout);
         if !args.json {
             // After the first run, so a program that cannot start gets only its error.
@@ -161,6 +171,9 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         }
         verdicts.push(verdict);
     }
+    if let Some(signal) = stop.signal() {
+        return Ok(interrupted(out, args.json, signal, verdicts.len()));
+    }
     if args.json {
         write_json(out, &program, &verdicts)?;
     } else {
@@ -172,6 +185,22 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Ends grading after a signal: the human report says so (unless the terminal hung up, when
+/// there is no one to tell), and the status is the signal's.
+fn interrupted(out: &mut impl Write, json: bool, signal: i32, done: usize) -> ExitCode {
+    let hung_up = interrupt::signal_name(signal) == Some("SIGHUP");
+    if !json && !hung_up {
+        let reason = RunError::Interrupted(signal);
+        // The status matters more than the note: a failed write changes nothing.
+        let _ = writeln!(
+            out,
+            "\n{reason} after {done} case(s); the program and everything it started were stopped"
+        );
+        let _ = out.flush();
+    }
+    ExitCode::from(interrupt::exit_status(signal))
 }
 
 fn find(name: &str) -> anyhow::Result<Case> {
