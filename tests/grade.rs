@@ -1,7 +1,10 @@
 //! The grader on learner programs with known mistakes, and on programs that misbehave.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
 
 fn fixture(name: &str) -> String {
     let path: PathBuf = [
@@ -24,6 +27,40 @@ fn grade(args: &[&str], program: &[&str]) -> Output {
         .args(program)
         .output()
         .expect("the tutor runs")
+}
+
+/// Runs `grade` and waits at most `limit` for it: a hang fails the test instead of
+/// stopping the whole run.
+fn grade_within(args: &[&str], program: &[&str], limit: Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .arg("grade")
+        .args(args)
+        .arg("--")
+        .args(program)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tutor starts");
+    wait_within(child, limit, &format!("grade {args:?} -- {program:?}"))
+}
+
+/// Waits for `child` to end and collects its output, or kills it and fails after `limit`.
+fn wait_within(child: std::process::Child, limit: Duration, what: &str) -> Output {
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.expect("the tutor's output can be read"),
+        Err(_) => {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+            panic!("{what} still running after {limit:?}");
+        }
+    }
 }
 
 fn json(out: &Output) -> serde_json::Value {
@@ -209,4 +246,271 @@ fn two_mistakes_at_once_are_both_named() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("likely mistake [h2-from-zero]"), "{text}");
     assert!(text.contains("likely mistake [bits-reversed]"), "{text}");
+}
+
+/// A number no other process has on its command line: the misbehaving fixtures start
+/// `sleep MARKER`, and the process table is searched for it afterwards. Whatever still
+/// has it when the marker is dropped is killed, so a failing test leaves nothing behind.
+struct Marker(String);
+
+impl Marker {
+    fn new(test: u32) -> Marker {
+        // Ten minutes and a unique fraction, should one outlive even the drop.
+        Marker(format!("600.98765{test:02}{}", std::process::id()))
+    }
+}
+
+impl Drop for Marker {
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        for (pid, _) in processes_with(&self.0) {
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+    }
+}
+
+/// The processes whose command line has `marker` as an argument, with their command lines.
+#[cfg(target_os = "linux")]
+fn processes_with(marker: &str) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc can be read") {
+        let Ok(entry) = entry else { continue };
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // A process may end between the listing and the read.
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        if cmdline
+            .split(|&b| b == 0)
+            .any(|arg| arg == marker.as_bytes())
+        {
+            let shown = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            found.push((pid, shown));
+        }
+    }
+    found
+}
+
+/// Whether the learner's program has started `sleep MARKER` (the grader and the program
+/// have the marker on their command lines too).
+#[cfg(target_os = "linux")]
+fn sleeping(marker: &Marker) -> bool {
+    processes_with(&marker.0)
+        .iter()
+        .any(|(_, cmdline)| cmdline.starts_with("sleep "))
+}
+
+/// Fails if a process with `marker` is still running.
+#[cfg(target_os = "linux")]
+#[track_caller]
+fn assert_nothing_left(marker: &Marker, what: &str) {
+    // The grader reaps what it kills before it exits; the wait only covers a slow machine.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut left = processes_with(&marker.0);
+    while !left.is_empty() && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(50));
+        left = processes_with(&marker.0);
+    }
+    assert!(
+        left.is_empty(),
+        "{what}: still running after the grader ended: {left:?}"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn programs_that_escape_hold_pipes_or_ignore_signals_are_stopped_with_everything_they_started() {
+    for (n, (file, status, timeout)) in [
+        // A child in a new session holds stdout; the program hangs, then only exits.
+        ("escapes_and_hangs.py", "timeout", "2"),
+        ("escapes_and_exits.py", "fail", "20"),
+        // Every signal but SIGKILL ignored, by the program and its child in a new session.
+        ("ignores_sigterm.py", "timeout", "2"),
+        // A helper in its own process group, and a flood.
+        ("floods_with_a_helper.py", "flood", "20"),
+        // An orphaned grandchild in a new process group that holds stdout.
+        ("daemonizes.py", "fail", "20"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let marker = Marker::new(n as u32);
+        // Far past the timeout: only a grader that waits for a pipe or a process it
+        // should have stopped takes this long.
+        let out = grade_within(
+            &["--json", "--timeout", timeout, "--case", "lesson-trace"],
+            &["python3", &fixture(file), &marker.0],
+            Duration::from_secs(30),
+        );
+        let report = json(&out);
+        assert_eq!(report["cases"][0]["status"], status, "{file}: {report:#}");
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        assert_nothing_left(&marker, file);
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_to_the_grader_stops_the_program_and_gives_the_signal_status() {
+    for (n, (signal, status)) in [("TERM", 143), ("INT", 130), ("HUP", 129)]
+        .into_iter()
+        .enumerate()
+    {
+        let marker = Marker::new(10 + n as u32);
+        // A signal this test was started with ignored would be ignored by the grader too,
+        // as it should: give the grader the default action back.
+        let mut command = if ignored_here(signal) {
+            let mut env = Command::new("env");
+            env.arg(format!("--default-signal={signal}"))
+                .arg(env!("CARGO_BIN_EXE_bloom-tutor"));
+            env
+        } else {
+            Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        };
+        let child = command
+            .args(["grade", "--timeout", "60", "--case", "lesson-trace", "--"])
+            .args(["python3", &fixture("ignores_sigterm.py"), &marker.0])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the tutor starts");
+        let started = Instant::now();
+        while !sleeping(&marker) {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "SIG{signal}: the learner's program never started `sleep {}`",
+                marker.0
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+        let kill = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(kill.success(), "SIG{signal} could not be sent");
+        let out = wait_within(child, Duration::from_secs(30), &format!("SIG{signal}"));
+        assert_eq!(
+            out.status.code(),
+            Some(status),
+            "SIG{signal}: {:?}, stderr {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_nothing_left(&marker, &format!("SIG{signal}"));
+    }
+}
+
+/// Whether this process ignores the signal named `name` (`HUP`, `INT` or `TERM`).
+#[cfg(target_os = "linux")]
+fn ignored_here(name: &str) -> bool {
+    let number = match name {
+        "HUP" => 1,
+        "INT" => 2,
+        "TERM" => 15,
+        _ => panic!("no number for SIG{name}"),
+    };
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let mask = status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .expect("a SigIgn line");
+    mask & (1 << (number - 1)) != 0
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hangup_under_nohup_stays_ignored() {
+    let marker = Marker::new(20);
+    let child = Command::new("nohup")
+        .arg(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args([
+            "grade",
+            "--json",
+            "--timeout",
+            "3",
+            "--case",
+            "lesson-trace",
+            "--",
+        ])
+        .args(["python3", &fixture("ignores_sigterm.py"), &marker.0])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nohup starts the tutor");
+    let started = Instant::now();
+    while !sleeping(&marker) {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the learner's program never started"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    // nohup execs the tutor: the same process.
+    let kill = Command::new("kill")
+        .args(["-HUP", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success(), "SIGHUP could not be sent");
+    let out = wait_within(child, Duration::from_secs(30), "grade under nohup");
+    let report = json(&out);
+    assert_eq!(
+        report["cases"][0]["status"], "timeout",
+        "the case ran to its timeout: {report:#}"
+    );
+    assert_eq!(out.status.code(), Some(1), "the grading ended as usual");
+    assert_nothing_left(&marker, "nohup");
+}
+
+#[test]
+fn what_the_program_prints_is_shown_escaped() {
+    let out = grade(
+        &["--case", "lesson-trace"],
+        &["python3", &fixture("prints_escapes.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for (byte, name) in [(0x1b, "ESC"), (b'\r', "CR"), (0x07, "BEL")] {
+        assert!(
+            !out.stdout.contains(&byte),
+            "the report has a raw {name}: {text:?}"
+        );
+    }
+    assert!(text.contains("CRASH  lesson-trace"), "{text}");
+    assert!(
+        text.contains(r"| \u{1b}]0;owned\u{7}\u{1b}[2J\r15 of 15 case(s) passed"),
+        "stderr not shown escaped: {text}"
+    );
+    assert!(
+        text.contains(r#"got:      "\u{1b}[2J\rMAYBE\n""#),
+        "stdout not shown escaped: {text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.starts_with("15 of 15")),
+        "a forged summary line: {text}"
+    );
+    assert!(text.contains("0 of 1 case(s) passed, 1 failed"), "{text}");
+}
+
+#[test]
+fn a_directory_as_the_program_is_named_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let out = grade(&[], &[path]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("could not start `{path}`: it is a directory")),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "a report was started");
 }

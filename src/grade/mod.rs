@@ -2,6 +2,7 @@
 //! wrong, and names the lesson's mistake that explains it.
 
 pub mod cases;
+pub mod interrupt;
 pub mod mistakes;
 pub mod runner;
 
@@ -9,19 +10,24 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::Context;
 use serde::Serialize;
 
 use crate::cli::GradeArgs;
 use crate::engine::scheme::FilterSpec;
+use crate::escape;
 use crate::piped::ScriptRunner;
 use crate::script::command::Command;
 use crate::script::reader::Source;
 use cases::Case;
 use mistakes::Mistake;
-use runner::End;
+use runner::{End, Limits, RunError};
 
 /// Output beyond this is a flood: the program is stopped and the report stays small.
 const OUTPUT_CAP: usize = 1 << 20;
+
+/// How many bytes of one line of the program's output the human report shows.
+const LINE_SHOWN: usize = 200;
 
 /// The tutor's own answers to a case's script.
 pub fn expected_answers(script: &str) -> String {
@@ -75,8 +81,6 @@ pub struct Verdict {
     /// Why a case that is not `pass` failed, in words.
     pub reason: Option<String>,
     #[serde(skip)]
-    pub stderr_tail: String,
-    #[serde(skip)]
     pub script: String,
 }
 
@@ -86,7 +90,9 @@ impl Verdict {
     }
 }
 
-/// Runs the grader as `args` asks, writing the report to `out`.
+/// Runs the grader as `args` asks, writing the report to `out`. A SIGINT, SIGTERM or
+/// SIGHUP while grading stops the learner's program and everything it started, and ends
+/// the grading with status 128 + the signal's number.
 pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     if args.list {
         for case in cases::all() {
@@ -120,27 +126,46 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         Some(name) => vec![find(name)?],
         None => cases::all(),
     };
-    let timeout = Duration::from_secs_f64(args.timeout);
+    let limits = Limits {
+        timeout: Duration::from_secs_f64(args.timeout),
+        output_cap: OUTPUT_CAP,
+    };
     let program = args
         .program
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect::<Vec<_>>();
+    // From here on a signal stops the program being graded before the grader goes.
+    let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;
     let mut verdicts = Vec::new();
     for case in &chosen {
-        let run = runner::run(&args.program, case.script.as_bytes(), timeout, OUTPUT_CAP)?;
-        let verdict = judge(case, run, args.timeout);
+        let run = match runner::run(&args.program, case.script.as_bytes(), limits, stop) {
+            Ok(run) => run,
+            Err(RunError::Interrupted(signal)) => {
+                return Ok(interrupted(out, args.json, signal, verdicts.len()));
+            }
+            Err(err) => return Err(err.into()),
+        };
+        let verdict = judge(case, &run, args.timeout);
         if !args.json {
             // After the first run, so a program that cannot start gets only its error.
             if verdicts.is_empty() {
-                let (program, cases) = (program.join(" "), chosen.len());
+                let shown: Vec<String> = args
+                    .program
+                    .iter()
+                    .map(|a| escape::escape(a.as_encoded_bytes()))
+                    .collect();
+                let (program, cases) = (shown.join(" "), chosen.len());
                 writeln!(out, "grading `{program}` on {cases} case(s)\n")?;
             }
             // Each case as it finishes: a slow program still shows progress.
-            write_verdict(out, &verdict)?;
+            write_verdict(out, &verdict, &run)?;
             out.flush()?;
         }
         verdicts.push(verdict);
+    }
+    if let Some(signal) = stop.signal() {
+        return Ok(interrupted(out, args.json, signal, verdicts.len()));
     }
     if args.json {
         write_json(out, &program, &verdicts)?;
@@ -155,15 +180,32 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// Ends grading after a signal: the human report says so (unless the terminal hung up, when
+/// there is no one to tell), and the status is the signal's.
+fn interrupted(out: &mut impl Write, json: bool, signal: i32, done: usize) -> ExitCode {
+    let hung_up = interrupt::signal_name(signal) == Some("SIGHUP");
+    if !json && !hung_up {
+        let reason = RunError::Interrupted(signal);
+        // The status matters more than the note: a failed write changes nothing.
+        let _ = writeln!(
+            out,
+            "\n{reason} after {done} case(s); the program and everything it started were stopped"
+        );
+        let _ = out.flush();
+    }
+    ExitCode::from(interrupt::exit_status(signal))
+}
+
 fn find(name: &str) -> anyhow::Result<Case> {
     cases::find(name).ok_or_else(|| {
         anyhow::anyhow!("no case called `{name}`; `bloom-tutor grade --list` lists them")
     })
 }
 
-fn judge(case: &Case, run: runner::Run, timeout: f64) -> Verdict {
+fn judge(case: &Case, run: &runner::Run, timeout: f64) -> Verdict {
     let expected = expected_answers(&case.script);
     let got = String::from_utf8_lossy(&run.stdout).into_owned();
+    let same = run.stdout == expected.as_bytes();
     let (status, reason) = match run.end {
         End::TimedOut => (
             Status::Timeout,
@@ -182,7 +224,7 @@ fn judge(case: &Case, run: runner::Run, timeout: f64) -> Verdict {
         End::Exited(code) if code != 0 => {
             (Status::Crash, Some(format!("exited with status {code}")))
         }
-        End::Exited(_) if got == expected => (Status::Pass, None),
+        End::Exited(_) if same => (Status::Pass, None),
         End::Exited(_) => (Status::Fail, None),
     };
     let mistakes = if status == Status::Pass {
@@ -198,15 +240,15 @@ fn judge(case: &Case, run: runner::Run, timeout: f64) -> Verdict {
         mistake: mistakes.first().copied(),
         mistakes,
         reason,
-        stderr_tail: String::from_utf8_lossy(&run.stderr_tail).into_owned(),
         script: case.script.clone(),
     }
 }
 
-/// A line of output with invisible characters made visible: quoted, with escapes.
-fn visible(line: Option<&str>) -> String {
+/// A line of output, quoted, with every invisible or control byte escaped, and cut to
+/// [`LINE_SHOWN`] bytes.
+fn visible(line: Option<&[u8]>) -> String {
     match line {
-        Some(l) => format!("{l:?}"),
+        Some(l) => format!("\"{}\"", escape::escape_prefix_of(l, LINE_SHOWN)),
         None => "nothing (the output ended here)".to_string(),
     }
 }
@@ -226,14 +268,33 @@ fn cut(mut got: String) -> String {
     got
 }
 
-/// A script line cut to a readable length.
-fn shorten(line: &str) -> String {
-    const MAX: usize = 60;
-    if line.chars().count() <= MAX {
-        return line.to_string();
+/// The first output line where the program's answers differ from the tutor's.
+struct Difference<'a> {
+    /// 0-based.
+    line: usize,
+    /// Each one's version of the line, with its newline; `None` past the end.
+    expected: Option<&'a [u8]>,
+    got: Option<&'a [u8]>,
+}
+
+/// Where `got` first differs from `expected`, line by line; `None` when they are the same.
+fn first_difference<'a>(expected: &'a [u8], got: &'a [u8]) -> Option<Difference<'a>> {
+    let mut want = expected.split_inclusive(|&b| b == b'\n');
+    let mut have = got.split_inclusive(|&b| b == b'\n');
+    let mut line = 0;
+    loop {
+        match (want.next(), have.next()) {
+            (None, None) => return None,
+            (w, h) if w == h => line += 1,
+            (expected, got) => {
+                return Some(Difference {
+                    line,
+                    expected,
+                    got,
+                });
+            }
+        }
     }
-    let head: String = line.chars().take(MAX).collect();
-    format!("{head}... ({} bytes in all)", line.len())
 }
 
 /// For output line `index` (0-based), the 0-based script line of the command that printed it.
@@ -251,8 +312,9 @@ fn command_for_output_line(script: &str, index: usize) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
-/// One case of the human report: its status and, for a failure, what went wrong and where.
-fn write_verdict(out: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
+/// One case of the human report: its status and, for a failure, what went wrong and where,
+/// with what the program printed (`run`) shown escaped.
+fn write_verdict(out: &mut impl Write, v: &Verdict, run: &runner::Run) -> std::io::Result<()> {
     let label = v.status.label();
     writeln!(out, "{label:<5}  {}", v.name)?;
     if v.passed() {
@@ -261,9 +323,12 @@ fn write_verdict(out: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
     if let Some(reason) = &v.reason {
         writeln!(out, "       {reason}")?;
     }
-    let want: Vec<&str> = v.expected.split_inclusive('\n').collect();
-    let have: Vec<&str> = v.got.split_inclusive('\n').collect();
-    if let Some(i) = (0..want.len().max(have.len())).find(|&i| want.get(i) != have.get(i)) {
+    if let Some(Difference {
+        line: i,
+        expected: want,
+        got: have,
+    }) = first_difference(v.expected.as_bytes(), &run.stdout)
+    {
         let script: Vec<&str> = v.script.lines().collect();
         let cmd = command_for_output_line(&v.script, i);
         match cmd {
@@ -271,7 +336,7 @@ fn write_verdict(out: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
                 out,
                 "       first wrong answer: output line {}, the answer to `{}` (script line {})",
                 i + 1,
-                script[c],
+                escape::escaped(script[c].as_bytes()),
                 c + 1
             )?,
             None => writeln!(
@@ -280,24 +345,32 @@ fn write_verdict(out: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
                 i + 1
             )?,
         }
-        writeln!(out, "         expected: {}", visible(want.get(i).copied()))?;
-        writeln!(out, "         got:      {}", visible(have.get(i).copied()))?;
+        writeln!(out, "         expected: {}", visible(want))?;
+        writeln!(out, "         got:      {}", visible(have))?;
         if let Some(c) = cmd {
             let from = c.saturating_sub(2);
             for (n, line) in script.iter().enumerate().take(c + 2).skip(from) {
                 let mark = if n == c { ">" } else { " " };
-                writeln!(out, "       {mark} {:>3} | {}", n + 1, shorten(line))?;
+                let line = escape::escape_prefix(line.as_bytes());
+                writeln!(out, "       {mark} {:>3} | {line}", n + 1)?;
             }
         }
     }
     for m in &v.mistakes {
         writeln!(out, "       likely mistake [{}]: {}", m.id(), m.hint())?;
     }
-    let tail: Vec<&str> = v.stderr_tail.lines().collect();
+    // Escaped, so that it cannot move the cursor, set the title or forge a line.
+    let tail = run
+        .stderr_tail
+        .strip_suffix(b"\n")
+        .unwrap_or(&run.stderr_tail);
     if !tail.is_empty() {
         writeln!(out, "       end of stderr:")?;
-        for line in &tail[tail.len().saturating_sub(5)..] {
-            writeln!(out, "         {line}")?;
+        let lines: Vec<&[u8]> = tail.split(|&b| b == b'\n').collect();
+        for line in &lines[lines.len().saturating_sub(5)..] {
+            // Marked, so that no line of it reads as the report's own.
+            let line = escape::escape_prefix_of(line, LINE_SHOWN);
+            writeln!(out, "         | {line}")?;
         }
     }
     writeln!(out, "       reproduce: bloom-tutor grade --show {}", v.name)?;
@@ -369,4 +442,62 @@ fn write_json(
     };
     serde_json::to_writer_pretty(&mut *out, &report)?;
     writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A difference as (line, expected, got), for comparing.
+    type Found<'a> = Option<(usize, Option<&'a [u8]>, Option<&'a [u8]>)>;
+
+    #[track_caller]
+    fn difference(expected: &[u8], got: &[u8], want: Found<'_>) {
+        let found = first_difference(expected, got).map(|d| (d.line, d.expected, d.got));
+        assert_eq!(found, want, "{expected:?} against {got:?}");
+    }
+
+    #[test]
+    fn first_difference_is_found_line_by_line() {
+        difference(b"NO\nMAYBE\n", b"NO\nMAYBE\n", None);
+        difference(
+            b"NO\nMAYBE\n",
+            b"NO\nNO\n",
+            Some((1, Some(b"MAYBE\n"), Some(b"NO\n"))),
+        );
+        difference(b"NO\n", b"NO\nNO\n", Some((1, None, Some(b"NO\n"))));
+        difference(b"NO\nNO\n", b"NO\n", Some((1, Some(b"NO\n"), None)));
+        difference(b"NO\n", b"NO", Some((0, Some(b"NO\n"), Some(b"NO"))));
+    }
+
+    #[test]
+    fn a_line_is_shown_quoted_escaped_and_bounded() {
+        assert_eq!(visible(Some(b"MAYBE\n")), r#""MAYBE\n""#);
+        assert_eq!(visible(Some(b"\x1b[2J\rNO\xff")), r#""\u{1b}[2J\rNO\xff""#);
+        assert_eq!(visible(None), "nothing (the output ended here)");
+        let long = visible(Some(&[b'x'; 5000]));
+        assert!(long.len() < LINE_SHOWN + 40, "{long}");
+        assert!(long.contains("5000 bytes in all"), "{long}");
+    }
+
+    #[test]
+    fn the_report_shows_the_programs_bytes_escaped() {
+        let case = cases::find("lesson-trace").expect("a built-in case");
+        let run = runner::Run {
+            stdout: b"\x1b[2J\rMAYBE\n".to_vec(),
+            stderr_tail: b"\x1b]0;owned\x07\n\r15 of 15 case(s) passed\n".to_vec(),
+            end: End::Exited(0),
+        };
+        let verdict = judge(&case, &run, 5.0);
+        let mut out = Vec::new();
+        write_verdict(&mut out, &verdict, &run).expect("writing to a Vec");
+        let text = String::from_utf8(out).expect("the report is UTF-8");
+        assert!(
+            !text.contains(['\x1b', '\r', '\x07']),
+            "a raw control character: {text:?}"
+        );
+        assert!(text.contains(r#"got:      "\u{1b}[2J\rMAYBE\n""#), "{text}");
+        assert!(text.contains(r"| \u{1b}]0;owned\u{7}"), "{text}");
+        assert!(text.contains(r"| \r15 of 15 case(s) passed"), "{text}");
+    }
 }

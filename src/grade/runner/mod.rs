@@ -1,0 +1,421 @@
+//! Runs a learner's program on one script, safely: a deadline that holds whatever the
+//! program does, a cap on output, and everything it started stopped afterwards. The
+//! program is run directly, never through a shell.
+//!
+//! How far "everything it started" reaches depends on the system:
+//! - Linux: the program's process group is killed, and then every other descendant of the
+//!   grader, found in `/proc`, also those that moved to a new session or process group
+//!   (`setsid`) or whose parent exited (the grader is a child subreaper, so they become its
+//!   children rather than init's). All are killed with SIGKILL and reaped before `run`
+//!   returns.
+//! - other Unix systems: the program's process group only. A descendant that moved to
+//!   another group or session can outlive the run; it cannot hold the grader up, as the
+//!   pipes are read without blocking against the deadline.
+//! - elsewhere: the program itself only, with threads reading its pipes; a reader that a
+//!   surviving descendant keeps waiting is abandoned at the deadline.
+
+#[cfg(any(not(unix), test))]
+mod portable;
+#[cfg(unix)]
+mod tree;
+#[cfg(unix)]
+mod unix;
+
+#[cfg(not(unix))]
+use portable as sys;
+#[cfg(unix)]
+use unix as sys;
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::io;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use crate::escape;
+use crate::grade::interrupt::{self, Stop};
+
+/// How much of stderr a run keeps: its last bytes.
+pub const STDERR_TAIL: usize = 2048;
+
+/// How long a program may run and how much it may write.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// From the start of the program to its stop.
+    pub timeout: Duration,
+    /// Bytes of stdout; more is a flood.
+    pub output_cap: usize,
+}
+
+/// How the program's run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// It exited with this status.
+    Exited(i32),
+    /// A signal ended it.
+    Signalled(i32),
+    /// It ran past the timeout and was stopped.
+    TimedOut,
+    /// It wrote more than the cap and was stopped.
+    Flooded,
+}
+
+/// What the program did with one script.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// Its stdout, at most [`Limits::output_cap`] bytes.
+    pub stdout: Vec<u8>,
+    /// The last [`STDERR_TAIL`] bytes of stderr.
+    pub stderr_tail: Vec<u8>,
+    pub end: End,
+}
+
+/// Why a program could not be run: the tutor could not do its job. (A program that runs
+/// and fails is a [`Run`], not an error.)
+#[derive(Debug)]
+pub enum RunError {
+    /// The program's name was empty.
+    NoProgram,
+    /// No such file, or no such program on `PATH`.
+    NotFound(OsString),
+    /// The program named is a directory.
+    IsADirectory(OsString),
+    /// The program may not be run (it is not executable, for one).
+    PermissionDenied(OsString),
+    /// It could not be started for another reason.
+    CannotStart(OsString, io::Error),
+    /// Watching the running program failed (the system refused to poll or wait).
+    Io(io::Error),
+    /// A signal to the grader asked it to stop; the program was stopped first.
+    Interrupted(i32),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let start = |f: &mut fmt::Formatter<'_>, program: &OsStr| {
+            write!(
+                f,
+                "could not start `{}`",
+                escape::escaped(program.as_encoded_bytes())
+            )
+        };
+        match self {
+            RunError::NoProgram => f.write_str("no program to run, expected a program's name"),
+            RunError::NotFound(program) => {
+                start(f, program)?;
+                if has_separator(program) {
+                    f.write_str(": no such file")
+                } else {
+                    f.write_str(": no such program on PATH")?;
+                    // `grade -- "python3 bloom.py"` passes one word with a space.
+                    if program.as_encoded_bytes().contains(&b' ') {
+                        f.write_str(" (the program and its arguments go after `--` as separate words, as in `-- python3 bloom.py`)")?;
+                    }
+                    Ok(())
+                }
+            }
+            RunError::IsADirectory(program) => {
+                start(f, program)?;
+                f.write_str(": it is a directory, expected a program")
+            }
+            RunError::PermissionDenied(program) => {
+                start(f, program)?;
+                f.write_str(": permission denied (a script needs `chmod +x`, or name its interpreter first, as in `-- python3 bloom.py`)")
+            }
+            RunError::CannotStart(program, err) => {
+                start(f, program)?;
+                write!(f, ": {err}")
+            }
+            RunError::Io(err) => write!(f, "could not watch the running program: {err}"),
+            RunError::Interrupted(signal) => match interrupt::signal_name(*signal) {
+                Some(name) => write!(f, "interrupted by {name}"),
+                None => write!(f, "interrupted by signal {signal}"),
+            },
+        }
+    }
+}
+
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RunError::CannotStart(_, err) | RunError::Io(err) => Some(err),
+            _ => None,
+        }
+    }
+}
+
+/// Runs `program` (a path and its arguments) with `input` on stdin, within `limits`, and
+/// stops it and what it started (as the module documentation says) before returning.
+/// A stop requested through `stop` stops the program and returns
+/// [`RunError::Interrupted`].
+///
+/// Runs one program at a time in the process: on Linux the sweep after a run takes every
+/// descendant of the process as the program's, so the grader must start nothing else.
+pub fn run(
+    program: &[OsString],
+    input: &[u8],
+    limits: Limits,
+    stop: &Stop,
+) -> Result<Run, RunError> {
+    run_with(program, input, limits, stop, sys::prepare, sys::supervise)
+}
+
+type Supervise = fn(std::process::Child, &[u8], Limits, &Stop) -> Result<Run, RunError>;
+
+fn run_with(
+    program: &[OsString],
+    input: &[u8],
+    limits: Limits,
+    stop: &Stop,
+    prepare: fn(&mut Command),
+    supervise: Supervise,
+) -> Result<Run, RunError> {
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let _running = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
+    let (path, args) = program.split_first().ok_or(RunError::NoProgram)?;
+    if path.is_empty() {
+        return Err(RunError::NoProgram);
+    }
+    if let Some(signal) = stop.signal() {
+        return Err(RunError::Interrupted(signal));
+    }
+    let mut command = Command::new(path);
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    prepare(&mut command);
+    let child = command.spawn().map_err(|err| start_error(path, err))?;
+    supervise(child, input, limits, stop)
+}
+
+/// The error for a program that could not start, named by what is wrong with it.
+fn start_error(program: &OsStr, err: io::Error) -> RunError {
+    let program_owned = program.to_os_string();
+    // Unix refuses to run a directory with "permission denied": look before saying so.
+    if is_directory(program) {
+        return RunError::IsADirectory(program_owned);
+    }
+    match err.kind() {
+        io::ErrorKind::NotFound => RunError::NotFound(program_owned),
+        io::ErrorKind::PermissionDenied => RunError::PermissionDenied(program_owned),
+        io::ErrorKind::IsADirectory => RunError::IsADirectory(program_owned),
+        _ => RunError::CannotStart(program_owned, err),
+    }
+}
+
+/// Whether the name has a path separator, so that it is not looked up on `PATH`.
+fn has_separator(program: &OsStr) -> bool {
+    Path::new(program).components().count() > 1 || program.as_encoded_bytes().contains(&b'/')
+}
+
+/// Whether `program` names a directory: itself when it has a separator, otherwise the
+/// first match on `PATH`, which is what starting it found.
+fn is_directory(program: &OsStr) -> bool {
+    if has_separator(program) {
+        return Path::new(program).is_dir();
+    }
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.exists())
+        .is_some_and(|candidate| candidate.is_dir())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn words(program: &[&str]) -> Vec<OsString> {
+        program.iter().map(OsString::from).collect()
+    }
+
+    fn limits(seconds: u64) -> Limits {
+        Limits {
+            timeout: Duration::from_secs(seconds),
+            output_cap: 1 << 20,
+        }
+    }
+
+    #[track_caller]
+    fn sh(script: &str, input: &[u8], timeout: u64) -> Run {
+        run(
+            &words(&["sh", "-c", script]),
+            input,
+            limits(timeout),
+            &Stop::new(),
+        )
+        .unwrap_or_else(|e| panic!("`{script}` could not run: {e}"))
+    }
+
+    #[test]
+    fn output_and_exit_status_are_collected() {
+        let got = sh("cat; echo oops >&2; exit 3", b"ADD fig\n", 20);
+        assert_eq!(got.stdout, b"ADD fig\n", "stdout is what cat echoed");
+        assert_eq!(got.stderr_tail, b"oops\n", "stderr is kept");
+        assert_eq!(got.end, End::Exited(3), "the exit status is the program's");
+    }
+
+    #[test]
+    fn a_large_input_reaches_a_program_that_reads_it_slowly() {
+        let input = vec![b'x'; 1 << 20];
+        let got = sh("sleep 0.2; wc -c", &input, 20);
+        assert_eq!(got.stdout, b"1048576\n", "every byte arrived");
+    }
+
+    #[test]
+    fn a_signal_ending_the_program_is_reported() {
+        let got = sh("kill -9 $$", b"", 20);
+        assert_eq!(got.end, End::Signalled(9));
+    }
+
+    /// An argument no other process has: `sleep` takes it as its duration (ten minutes and
+    /// a unique fraction, so a failing test leaves nothing for long), and the process table
+    /// is searched for it.
+    fn marker(test: u32) -> String {
+        format!("600.98766{test:02}{}", std::process::id())
+    }
+
+    /// Whether a process has `arg` as an argument.
+    #[cfg(target_os = "linux")]
+    fn running_with(arg: &str) -> bool {
+        std::fs::read_dir("/proc")
+            .expect("/proc can be read")
+            .filter_map(Result::ok)
+            .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+            .any(|cmdline| cmdline.split(|&b| b == 0).any(|a| a == arg.as_bytes()))
+    }
+
+    #[test]
+    fn the_timeout_holds_against_a_child_in_a_new_session_holding_stdout() {
+        // `setsid` starts `sleep` in a new session; it keeps stdout open.
+        let marker = marker(1);
+        let got = sh(&format!("setsid sleep {marker} & sleep 600"), b"", 1);
+        assert_eq!(
+            got.end,
+            End::TimedOut,
+            "the program is stopped at the timeout"
+        );
+        #[cfg(target_os = "linux")]
+        assert!(!running_with(&marker), "`sleep {marker}` outlived the run");
+    }
+
+    #[test]
+    fn an_exit_does_not_wait_for_a_child_in_a_new_session_holding_stdout() {
+        let marker = marker(2);
+        let got = sh(&format!("echo MAYBE; setsid sleep {marker} &"), b"", 20);
+        assert_eq!(got.end, End::Exited(0), "the program's own status");
+        assert_eq!(got.stdout, b"MAYBE\n", "what it wrote before it exited");
+        #[cfg(target_os = "linux")]
+        assert!(!running_with(&marker), "`sleep {marker}` outlived the run");
+    }
+
+    #[test]
+    fn stdout_past_the_cap_is_a_flood() {
+        let small = Limits {
+            timeout: Duration::from_secs(20),
+            output_cap: 1000,
+        };
+        let got = run(&words(&["yes"]), b"", small, &Stop::new()).expect("yes runs");
+        assert_eq!(got.end, End::Flooded);
+        assert_eq!(got.stdout.len(), 1000, "stdout is cut at the cap");
+    }
+
+    #[test]
+    fn a_stop_requested_before_the_run_starts_nothing() {
+        let stop = Stop::new();
+        stop.request(15);
+        let err = run(&words(&["sleep", "600"]), b"", limits(20), &stop)
+            .expect_err("a stop was requested");
+        assert!(matches!(err, RunError::Interrupted(15)), "{err:?}");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_stop_requested_during_the_run_stops_the_program_and_its_children() {
+        let marker = marker(3);
+        let stop = Stop::new();
+        let script = format!("setsid sleep {marker} & sleep 600");
+        let err = std::thread::scope(|s| {
+            s.spawn(|| {
+                // Once the child in a new session runs, as a signal to the grader would.
+                let started = std::time::Instant::now();
+                while !running_with(&marker) && started.elapsed() < Duration::from_secs(20) {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                stop.request(2);
+            });
+            run(&words(&["sh", "-c", &script]), b"", limits(60), &stop)
+        })
+        .expect_err("a stop was requested");
+        assert!(matches!(err, RunError::Interrupted(2)), "{err:?}");
+        assert!(!running_with(&marker), "`sleep {marker}` outlived the stop");
+    }
+
+    #[test]
+    fn start_errors_are_told_apart() {
+        let dir = std::env::temp_dir();
+        let file = dir.join(format!("bloom-tutor-not-executable-{}", std::process::id()));
+        std::fs::write(&file, "print('hi')\n").expect("a file can be written");
+        for (program, want) in [
+            (dir.as_os_str(), "IsADirectory"),
+            (OsStr::new("/no/such/program"), "NotFound"),
+            (OsStr::new("no-such-program-for-bloom-tutor"), "NotFound"),
+            (file.as_os_str(), "PermissionDenied"),
+            (OsStr::new(""), "NoProgram"),
+        ] {
+            let err = run(&[program.to_os_string()], b"", limits(5), &Stop::new())
+                .expect_err("it cannot start");
+            let kind = match err {
+                RunError::NoProgram => "NoProgram",
+                RunError::NotFound(_) => "NotFound",
+                RunError::IsADirectory(_) => "IsADirectory",
+                RunError::PermissionDenied(_) => "PermissionDenied",
+                RunError::CannotStart(..) => "CannotStart",
+                RunError::Io(_) => "Io",
+                RunError::Interrupted(_) => "Interrupted",
+            };
+            assert_eq!(kind, want, "{program:?}: {err}");
+        }
+        let _ = std::fs::remove_file(&file);
+    }
+
+    #[test]
+    fn start_errors_say_what_is_wrong() {
+        let shown = RunError::IsADirectory("/tmp".into()).to_string();
+        assert_eq!(
+            shown,
+            "could not start `/tmp`: it is a directory, expected a program"
+        );
+        let shown = RunError::NotFound("python3 bloom.py".into()).to_string();
+        assert!(shown.contains("as separate words"), "{shown}");
+        let shown = RunError::NotFound("a\x1b[2Jb".into()).to_string();
+        assert!(!shown.contains('\x1b'), "the name is escaped: {shown:?}");
+    }
+
+    #[test]
+    fn the_portable_runner_collects_output_and_stops_at_the_timeout() {
+        let go = |script: &str, timeout: u64| {
+            let program = words(&["sh", "-c", script]);
+            run_with(
+                &program,
+                b"ADD fig\n",
+                limits(timeout),
+                &Stop::new(),
+                portable::prepare,
+                portable::supervise,
+            )
+            .unwrap_or_else(|e| panic!("`{script}` could not run: {e}"))
+        };
+        let got = go("cat; echo oops >&2; exit 3", 20);
+        assert_eq!(got.stdout, b"ADD fig\n");
+        assert_eq!(got.stderr_tail, b"oops\n");
+        assert_eq!(got.end, End::Exited(3));
+        assert_eq!(go("exec sleep 600", 1).end, End::TimedOut);
+    }
+}
