@@ -95,3 +95,55 @@ pub(crate) fn show(outcome: &Outcome<'_>, style: Style, out: &mut impl Write) ->
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::bloom::Probe;
+    use crate::engine::filter::Filter;
+
+    fn shown(outcome: &Outcome<'_>, on: bool) -> String {
+        let mut out = Vec::new();
+        show(outcome, Style { on }, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn bits_from_a_fixed_outcome() {
+        let mut filter = Filter::new(16);
+        for p in [1, 9] {
+            filter.set(p);
+        }
+        let bits = Outcome::Bits {
+            filter: &filter,
+            last_add: Probe {
+                positions: &[9, 1, 9],
+                was_set: &[false, false, true],
+            },
+        };
+        assert_eq!(
+            shown(&bits, false),
+            "0100000001000000\nbits set: 1, 9 (the last ADD set 9, 1, 9)\n"
+        );
+        let coloured = shown(&bits, true);
+        assert!(coloured.contains("\x1b[1;32m1\x1b[0m"), "{coloured:?}");
+    }
+
+    #[test]
+    fn a_check_shows_its_answer_then_a_note() {
+        let memory = crate::engine::memory::Memory::default();
+        let check = Outcome::Checked {
+            key: b"plum",
+            answer: crate::engine::bloom::Answer::No,
+            probe: Probe {
+                positions: &[62, 27],
+                was_set: &[false, false],
+            },
+            recall: crate::script::session::Recall::of(&memory),
+        };
+        assert_eq!(
+            shown(&check, false),
+            "NO\nCHECK plum: positions 62, 27; bits 62, 27 are 0, so plum was never added and NO is certain\n"
+        );
+    }
+}

@@ -52,6 +52,12 @@ pub(crate) struct Recall<'a> {
 }
 
 impl<'a> Recall<'a> {
+    /// A view of `memory`, for renderer tests that build outcomes by hand.
+    #[cfg(test)]
+    pub(crate) fn of(memory: &'a Memory) -> Recall<'a> {
+        Recall { memory }
+    }
+
     /// Whether `key` was added, as far as the tutor remembers.
     pub(crate) fn knows(&self, key: &[u8]) -> Knowledge {
         self.memory.knows(key)
