@@ -16,6 +16,7 @@ pub mod repl;
 pub mod scheme;
 pub mod session;
 pub mod theory;
+pub mod units;
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
