@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::cli::CalcArgs;
 use crate::scheme::MAX_HASHES;
 use crate::theory;
-use crate::units::{MIN_RATE, bytes, group, percent};
+use crate::units::{MAX_RATE, MIN_RATE, bytes, group, percent};
 
 /// The most bits per key calc works with. Past it the filter is nearly empty, 1 − e^(−kn/m)
 /// is a difference of nearly equal numbers and loses its digits in the theory's formulas, and
@@ -51,6 +51,8 @@ pub enum CalcError {
     TooManyKeys { found: f64 },
     /// More than [`MAX_BITS_PER_KEY`].
     TooSparse { items: u64, bits: u64 },
+    /// Rate p with k hashes needs more than [`MAX_BITS_PER_KEY`].
+    TooSparseFor { hashes: u32, fp: f64 },
     /// m bits with k hashes hold not even one key at rate p.
     HoldsNoKey {
         bits: u64,
@@ -58,8 +60,9 @@ pub enum CalcError {
         fp: f64,
         /// The rate with one key in those bits.
         one_key_fp: f64,
-        /// The fewest bits that hold one key at p with this k.
-        one_key_needs: f64,
+        /// The fewest bits that hold one key at p with this k, when at most
+        /// [`MAX_BITS_PER_KEY`].
+        one_key_needs: Option<u64>,
     },
     /// The rate comes out below `f64::MIN_POSITIVE` (about 2.2e-308), past a float's digits.
     RateTooSmall { items: u64, bits: u64, hashes: u32 },
@@ -102,6 +105,13 @@ impl fmt::Display for CalcError {
                 *bits as f64 / *items as f64,
                 group(MAX_BITS_PER_KEY as u64)
             ),
+            CalcError::TooSparseFor { hashes, fp } => write!(
+                f,
+                "k = {hashes} meets {} only with more than {} bits per key, past what calc works \
+                 with (the formulas lose their digits there); give more hashes, or leave --hashes out",
+                percent(*fp),
+                group(MAX_BITS_PER_KEY as u64)
+            ),
             CalcError::HoldsNoKey {
                 bits,
                 hashes,
@@ -109,18 +119,22 @@ impl fmt::Display for CalcError {
                 one_key_fp,
                 one_key_needs,
             } => {
+                // Rates near 100% round alike as percentages; then show them in full.
+                let (asked, one) = match (percent(*fp), percent(*one_key_fp)) {
+                    (a, b) if a == b => (format!("{fp:e}"), format!("{one_key_fp:e}")),
+                    pair => pair,
+                };
                 write!(
                     f,
-                    "m = {} bits with k = {hashes} cannot hold even 1 key at {}: one key already gives {}; ",
-                    group(*bits),
-                    percent(*fp),
-                    percent(*one_key_fp)
+                    "m = {} with k = {hashes} cannot hold even 1 key at {asked}: one key already \
+                     gives {one}; ",
+                    show_bits(*bits),
                 )?;
-                if *one_key_needs <= MAX_BITS_PER_KEY {
+                if let Some(needs) = one_key_needs {
                     write!(
                         f,
                         "1 key needs at least {} bits with k = {hashes}",
-                        group(*one_key_needs as u64)
+                        group(*needs)
                     )
                 } else {
                     write!(
@@ -183,12 +197,12 @@ fn sized(items: u64, bits: u64, hashes: u32) -> Result<Sizing, CalcError> {
 /// Checks what the command line's parsers check, for callers that build `CalcArgs` in code.
 fn check(args: &CalcArgs) -> Result<(), CalcError> {
     if let Some(p) = args.fp
-        && !(MIN_RATE..1.0).contains(&p)
+        && !(MIN_RATE..=MAX_RATE).contains(&p)
     {
         return Err(CalcError::OutOfRange {
             flag: "--fp",
             got: p.to_string(),
-            expected: "above 0 and below 1 (100%), at least 1e-300",
+            expected: "from 1e-300 to 0.999999 (99.9999%)",
         });
     }
     for (flag, v) in [("--items", args.items), ("--bits", args.bits)] {
@@ -228,7 +242,11 @@ pub fn solve(args: &CalcArgs) -> Result<Sizing, CalcError> {
             Some(k) => {
                 // p = (1 − e^(−kn/m))^k solved for m: m = n / keys_for(1 bit, k, p), as
                 // keys_for is linear in m.
-                sized(n, whole_bits(n as f64 / theory::keys_for(1.0, k, p))?, k)
+                let per_bit = theory::keys_for(1.0, k, p);
+                if per_bit.is_nan() || per_bit < 1.0 / MAX_BITS_PER_KEY {
+                    return Err(CalcError::TooSparseFor { hashes: k, fp: p });
+                }
+                sized(n, whole_bits(n as f64 / per_bit)?, k)
             }
         },
         (Some(n), None, Some(m)) => {
@@ -247,7 +265,9 @@ pub fn solve(args: &CalcArgs) -> Result<Sizing, CalcError> {
                     hashes: k,
                     fp: p,
                     one_key_fp: theory::fp_textbook(1.0, m, k),
-                    one_key_needs: (1.0 / theory::keys_for(1.0, k, p)).ceil(),
+                    one_key_needs: Some((1.0 / theory::keys_for(1.0, k, p)).ceil())
+                        .filter(|b| (1.0..=MAX_BITS_PER_KEY).contains(b))
+                        .map(|b| b as u64),
                 });
             }
             if n >= TWO_POW_64 {
@@ -257,6 +277,14 @@ pub fn solve(args: &CalcArgs) -> Result<Sizing, CalcError> {
         }
         (Some(_), Some(_), Some(_)) => Err(CalcError::NothingToSolve),
         _ => Err(CalcError::TooFewGiven),
+    }
+}
+
+/// A number of bits, grouped: `9,586 bits`, `1 bit`.
+fn show_bits(m: u64) -> String {
+    match m {
+        1 => "1 bit".to_string(),
+        m => format!("{} bits", group(m)),
     }
 }
 
@@ -288,8 +316,8 @@ pub fn run(args: &CalcArgs, out: &mut impl Write) -> anyhow::Result<()> {
     writeln!(out, "keys (n):             {}", group(s.items))?;
     writeln!(
         out,
-        "bits (m):             {} bits = {}",
-        group(s.bits),
+        "bits (m):             {} = {}",
+        show_bits(s.bits),
         bytes(s.bits.div_ceil(8))
     )?;
     writeln!(
@@ -317,7 +345,7 @@ pub fn run(args: &CalcArgs, out: &mut impl Write) -> anyhow::Result<()> {
             && best.hashes != s.hashes
         {
             let what = match (args.items, args.fp, args.bits) {
-                (Some(_), Some(_), None) => format!("{} bits", group(best.bits)),
+                (Some(_), Some(_), None) => show_bits(best.bits),
                 (Some(_), None, Some(_)) => format!("p = {}", percent(best.fp)),
                 _ => format!("n = {} keys", group(best.items)),
             };
@@ -435,7 +463,11 @@ mod tests {
                                 s.bits - 1
                             );
                         }
-                        Err(CalcError::TooSparse { .. } | CalcError::TooManyBits { .. }) => {}
+                        Err(
+                            CalcError::TooSparse { .. }
+                            | CalcError::TooSparseFor { .. }
+                            | CalcError::TooManyBits { .. },
+                        ) => {}
                         Err(e) => panic!("n={n} p={p} k={k}: {e}"),
                     }
                 }
@@ -487,6 +519,37 @@ mod tests {
     }
 
     #[test]
+    fn rates_near_the_ends_are_computed_or_refused() {
+        // With k = 1, 1e-300 needs 1e300 bits per key: 1 - p rounded to 1 once made this
+        // "1 bit, 63%".
+        assert_eq!(
+            refused(Some(1), Some(1e-300), None, Some(1)),
+            CalcError::TooSparseFor {
+                hashes: 1,
+                fp: 1e-300
+            }
+        );
+        // Near 1, p^(1/k) for k = 1000 rounded to 1 and made 1e17 keys fit in one bit;
+        // the rate is now at most 99.9999%, where 1 - p^(1/k) keeps its digits.
+        let s = solved(
+            Some(100_000_000_000_000_000),
+            Some(MAX_RATE),
+            None,
+            Some(1000),
+        );
+        assert!(
+            (4_800_000_000_000_000_000..4_900_000_000_000_000_000).contains(&s.bits),
+            "m = {}",
+            s.bits
+        );
+        assert!(s.fp <= MAX_RATE, "{}", s.fp);
+        assert!(matches!(
+            refused(None, Some(MAX_RATE), Some(1), Some(1000)),
+            CalcError::HoldsNoKey { .. }
+        ));
+    }
+
+    #[test]
     fn huge_k_is_refused_or_computed() {
         // Issue 10: k past 2^31 gave `inf%`.
         assert!(matches!(
@@ -513,14 +576,17 @@ mod tests {
                 one_key_fp,
                 ..
             } => {
-                assert_eq!(one_key_needs, 100.0);
+                assert_eq!(one_key_needs, Some(100));
                 assert!((one_key_fp - 0.0952).abs() < 0.001, "{one_key_fp}");
             }
             e => panic!("expected HoldsNoKey, got {e}"),
         }
         assert!(matches!(
             refused(None, Some(1e-12), Some(1000), Some(1)),
-            CalcError::HoldsNoKey { .. }
+            CalcError::HoldsNoKey {
+                one_key_needs: None,
+                ..
+            }
         ));
         assert_eq!(solved(None, Some(0.01), Some(10), None).items, 1);
     }
@@ -538,6 +604,7 @@ mod tests {
         );
         for (n, p, m, k, flag) in [
             (Some(1000), Some(1.5), None, None, "--fp"),
+            (Some(1000), Some(0.999_999_9), None, None, "--fp"),
             (Some(1000), Some(0.0), None, None, "--fp"),
             (Some(1000), Some(f64::NAN), None, None, "--fp"),
             (Some(0), Some(0.01), None, None, "--items"),

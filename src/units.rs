@@ -3,9 +3,15 @@
 
 use std::fmt;
 
-/// The smallest false-positive rate the tutor takes or reports. Far below any real target, and
-/// far enough above the smallest `f64` that the formulas stay exact to the digits shown.
+use crate::escape::escape_prefix;
+
+/// The smallest false-positive rate the tutor takes. Far below any real target, and far
+/// enough above the smallest `f64` that the formulas stay exact to the digits shown.
 pub const MIN_RATE: f64 = 1e-300;
+
+/// The largest false-positive rate the tutor takes (99.9999%). Closer to 1, p^(1/k) rounds to
+/// 1 for large k and 1 − p^(1/k), which the sizing formulas divide by, loses its digits.
+pub const MAX_RATE: f64 = 0.999_999;
 
 /// What a piece of text was meant to be, so an error can say what was expected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +54,8 @@ impl Quantity {
     }
 }
 
-/// Why a piece of text is not the number it should be.
+/// Why a piece of text is not the number it should be. `input` and `unit` hold the text as
+/// shown to a person: escaped, and at most 60 bytes of it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum UnitError {
     /// Nothing but spaces.
@@ -80,7 +87,7 @@ pub enum UnitError {
         min: u64,
         max: u64,
     },
-    /// A rate of 0, of 1 or more, or below [`MIN_RATE`].
+    /// A rate outside [`MIN_RATE`]..=[`MAX_RATE`]: 0, 1, 150%.
     RateOutOfRange { input: String },
     /// A fraction with 0 below the line: `1/0`.
     DividedByZero { input: String },
@@ -96,7 +103,8 @@ impl fmt::Display for UnitError {
                 ..
             } => write!(
                 f,
-                "`{input}` is negative, expected a rate above 0 and below 1 (100%), such as 0.01, 1% or 1/100"
+                "`{input}` is negative, expected a rate above 0 and below 1 (100%), such as 0.01, \
+                 1% or 1/100"
             ),
             UnitError::Negative {
                 input,
@@ -162,7 +170,7 @@ impl fmt::Display for UnitError {
             }
             UnitError::RateOutOfRange { input } => write!(
                 f,
-                "`{input}` is out of range, expected a rate above 0 and below 1 (100%), at least {MIN_RATE:e}"
+                "`{input}` is out of range, expected a rate from {MIN_RATE:e} to {MAX_RATE} (99.9999%)"
             ),
             UnitError::DividedByZero { input } => write!(
                 f,
@@ -174,6 +182,12 @@ impl fmt::Display for UnitError {
 }
 
 impl std::error::Error for UnitError {}
+
+/// `text` escaped and cut short as every message shows a user's input, so a control
+/// character or a megabyte of digits cannot reach the terminal through an error.
+fn shown(text: &str) -> String {
+    escape_prefix(text.as_bytes())
+}
 
 /// A decimal number exactly as written: `digits × 10^exp`, trailing zeros folded into `exp`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -256,7 +270,15 @@ fn decimal(num: &str) -> Option<Result<Decimal, ()>> {
         return Some(Ok(Decimal { digits: 0, exp: 0 }));
     }
     if trimmed.len() > MAX_DIGITS {
-        return Some(Err(()));
+        // A whole number this long is past every range here: say so, as for 1e9999.
+        return Some(if exp >= 0 {
+            Ok(Decimal {
+                digits: 1,
+                exp: 9_999,
+            })
+        } else {
+            Err(())
+        });
     }
     let digits = trimmed
         .bytes()
@@ -299,7 +321,7 @@ fn whole(
     max: u64,
 ) -> Result<u64, UnitError> {
     let out_of_range = || UnitError::OutOfRange {
-        input: input.to_string(),
+        input: shown(input),
         quantity,
         min,
         max,
@@ -317,7 +339,7 @@ fn whole(
             .checked_pow(d.exp.unsigned_abs())
             .filter(|p| product % p == 0)
             .ok_or_else(|| UnitError::NotWhole {
-                input: input.to_string(),
+                input: shown(input),
                 quantity,
             })?;
         product / divisor
@@ -347,18 +369,18 @@ fn parse_whole(
             .any(|c| c.is_ascii_digit())
     {
         return Err(UnitError::Negative {
-            input: input.to_string(),
+            input: shown(input),
             quantity,
             zero_allowed: min == 0,
         });
     }
     let not_a_number = || UnitError::NotANumber {
-        input: input.to_string(),
+        input: shown(input),
         quantity,
     };
     if looks_like_option(input) {
         return Err(UnitError::LooksLikeOption {
-            input: input.to_string(),
+            input: shown(input),
             quantity,
         });
     }
@@ -366,11 +388,11 @@ fn parse_whole(
     let d = decimal(num)
         .ok_or_else(not_a_number)?
         .map_err(|()| UnitError::TooManyDigits {
-            input: input.to_string(),
+            input: shown(input),
         })?;
     let unit = unit_of(unit).ok_or_else(|| UnitError::UnknownUnit {
-        input: input.to_string(),
-        unit: unit.to_string(),
+        input: shown(input),
+        unit: shown(unit),
         quantity,
     })?;
     whole(input, d, unit, quantity, min, max)
@@ -436,7 +458,7 @@ where
         let v = parse_whole(text, Quantity::Count, lo, hi, count_unit)?;
         // In range, so it fits: the range came from T.
         T::try_from(v).map_err(|_| UnitError::OutOfRange {
-            input: text.trim().to_string(),
+            input: shown(text.trim()),
             quantity: Quantity::Count,
             min: lo,
             max: hi,
@@ -452,20 +474,19 @@ pub fn bits_in(
     move |text: &str| parse_whole(text, Quantity::Bits, min, max, bits_unit)
 }
 
-/// A false-positive rate: `0.01`, `1%`, `1/100`, `1e-6`; above 0, below 1, at least
-/// [`MIN_RATE`].
+/// A false-positive rate: `0.01`, `1%`, `1/100`, `1e-6`, from [`MIN_RATE`] to [`MAX_RATE`].
 pub fn parse_rate(text: &str) -> Result<f64, UnitError> {
     let input = text.trim();
     if input.is_empty() {
         return Err(UnitError::Empty(Quantity::Rate));
     }
     let not_a_number = || UnitError::NotANumber {
-        input: input.to_string(),
+        input: shown(input),
         quantity: Quantity::Rate,
     };
     if looks_like_option(input) {
         return Err(UnitError::LooksLikeOption {
-            input: input.to_string(),
+            input: shown(input),
             quantity: Quantity::Rate,
         });
     }
@@ -473,7 +494,7 @@ pub fn parse_rate(text: &str) -> Result<f64, UnitError> {
         let num = num.trim();
         if num.starts_with('-') {
             return Err(UnitError::Negative {
-                input: input.to_string(),
+                input: shown(input),
                 quantity: Quantity::Rate,
                 zero_allowed: false,
             });
@@ -485,8 +506,8 @@ pub fn parse_rate(text: &str) -> Result<f64, UnitError> {
         }
         if !unit.is_empty() {
             return Err(UnitError::UnknownUnit {
-                input: input.to_string(),
-                unit: unit.to_string(),
+                input: shown(input),
+                unit: shown(unit),
                 quantity: Quantity::Rate,
             });
         }
@@ -499,18 +520,18 @@ pub fn parse_rate(text: &str) -> Result<f64, UnitError> {
         let (a, b) = (number(a)?, number(b)?);
         if b == 0.0 {
             return Err(UnitError::DividedByZero {
-                input: input.to_string(),
+                input: shown(input),
             });
         }
         a / b
     } else {
         number(input)?
     };
-    if (MIN_RATE..1.0).contains(&value) {
+    if (MIN_RATE..=MAX_RATE).contains(&value) {
         Ok(value)
     } else {
         Err(UnitError::RateOutOfRange {
-            input: input.to_string(),
+            input: shown(input),
         })
     }
 }
@@ -529,9 +550,11 @@ pub fn group(n: u64) -> String {
 }
 
 /// Bytes grouped, and in the largest binary unit that keeps the number at least 1:
-/// `1,199 bytes (1.2 KiB)`.
+/// `1,199 bytes (1.2 KiB)`, `1 byte`.
 pub fn bytes(b: u64) -> String {
-    if b < 1024 {
+    if b == 1 {
+        "1 byte".to_string()
+    } else if b < 1024 {
         format!("{} bytes", group(b))
     } else {
         format!("{} bytes ({})", group(b), bytes_short(b))
@@ -715,6 +738,7 @@ mod tests {
         count("8KiB", Err("unknown unit"));
         count("1e", Err("unknown unit"));
         count("1.0000000000000000000000001", Err("too many digits"));
+        count("1000000000000000000000000000000000001", Err("out of range"));
     }
 
     #[test]
@@ -763,6 +787,9 @@ mod tests {
         rate_case("1e-6", Ok(1e-6));
         rate_case("1e-300", Ok(1e-300));
         rate_case("99.9%", Ok(0.999));
+        rate_case("99.9999%", Ok(0.999_999));
+        rate_case("99.99991%", Err("rate out of range"));
+        rate_case("0.9999999999999999", Err("rate out of range"));
         rate_case("0", Err("rate out of range"));
         rate_case("1", Err("rate out of range"));
         rate_case("100%", Err("rate out of range"));
@@ -825,7 +852,7 @@ mod tests {
         );
         assert_eq!(
             parse_rate("150%").unwrap_err().to_string(),
-            "`150%` is out of range, expected a rate above 0 and below 1 (100%), at least 1e-300"
+            "`150%` is out of range, expected a rate from 1e-300 to 0.999999 (99.9999%)"
         );
         for err in [
             parse_count("x").unwrap_err(),
@@ -839,6 +866,19 @@ mod tests {
             );
             assert!(!text.ends_with('.'), "no final period: {text}");
         }
+        assert_eq!(
+            msg(parse_count("\u{1b}[2J")),
+            "expected a whole number such as 1000, 1e6, 10k or 40M, got `\\u{1b}[2J`"
+        );
+        let long = "9".repeat(100_000);
+        assert_eq!(
+            msg(parse_count(&long)),
+            format!(
+                "`{}... (100000 bytes in all)` is out of range, expected a number from 1 to \
+                 18,446,744,073,709,551,615",
+                "9".repeat(60)
+            )
+        );
     }
 
     #[test]
@@ -854,6 +894,7 @@ mod tests {
     fn bytes_in_binary_units() {
         assert_eq!(bytes(1199), "1,199 bytes (1.2 KiB)");
         assert_eq!(bytes(2), "2 bytes");
+        assert_eq!(bytes(1), "1 byte");
         assert_eq!(bytes(143_775_876), "143,775,876 bytes (137.1 MiB)");
         assert_eq!(
             bytes(u64::MAX / 8 + 1),
