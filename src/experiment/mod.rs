@@ -94,24 +94,34 @@ pub fn measure(spec: &FilterSpec, plan: Plan, tick: &mut dyn FnMut(u64)) -> Vec<
     rows
 }
 
-/// Keys added, and checked, in the timing sample for each filter.
-const SAMPLE_KEYS: u64 = 2048;
-
-/// Runs that should take longer than this say so before they start.
+/// Runs that should take longer than this say so, before they start.
 const WARN_AFTER_SECONDS: f64 = 5.0;
 
-/// Seconds `plan` should take on `specs`: each filter's keys timed on a small sample of the
-/// same work (the same keys, the same filter size), and one count of its bits, taken once a
-/// step.
+/// Keys added, and checked, in the timing sample for each filter.
+const SAMPLE_KEYS: u64 = 8192;
+
+/// The largest filter the timing sample fills: 8 MiB, larger than the caches, small enough
+/// that an untimed first batch of keys touches nearly all of its pages. On a larger filter
+/// the sample would time the system handing out pages, which the run pays once per page,
+/// not once per key.
+const SAMPLE_MAX_BITS: u64 = 1 << 26;
+
+/// Seconds `plan` should take on `specs`. Per key: the same keys on a filter of the same
+/// scheme and k (at most [`SAMPLE_MAX_BITS`]), timed after an untimed batch. Per step: one
+/// count of the full-size filter's bits, the second of two (the first read of untouched
+/// pages costs more than every later one).
 pub fn estimate(specs: &[FilterSpec], plan: Plan) -> f64 {
     let mut seconds = 0.0;
     let mut key = Vec::new();
     for spec in specs {
-        let mut bloom = Bloom::new(*spec);
-        let adds = SAMPLE_KEYS.min(plan.items);
-        let checks = SAMPLE_KEYS.min(plan.queries);
-        // A first batch, not timed, so that the timed one is not mostly the system handing
-        // out a large filter's pages for the first time.
+        let small = FilterSpec::new(
+            spec.scheme(),
+            Some(spec.bits().min(SAMPLE_MAX_BITS)),
+            Some(spec.hashes()),
+        )
+        .unwrap_or(*spec);
+        let mut bloom = Bloom::new(small);
+        let (adds, checks) = (SAMPLE_KEYS.min(plan.items), SAMPLE_KEYS.min(plan.queries));
         for i in adds..2 * adds {
             keys::key(plan.seed, 2 * i, &mut key);
             bloom.add(&key);
@@ -128,12 +138,36 @@ pub fn estimate(specs: &[FilterSpec], plan: Plan) -> f64 {
         }
         std::hint::black_box(maybes);
         let per_key = started.elapsed().as_secs_f64() / (adds + checks).max(1) as f64;
+        let full = Bloom::new(*spec);
+        std::hint::black_box(full.filter().count_ones());
         let started = Instant::now();
-        std::hint::black_box(bloom.filter().count_ones());
+        std::hint::black_box(full.filter().count_ones());
         let per_count = started.elapsed().as_secs_f64();
         seconds += per_key * plan.work() as f64 + per_count * plan.steps as f64;
     }
     seconds
+}
+
+/// Says on `err` that the run should take about `seconds`. A note that cannot be written is
+/// no reason to stop the run (stderr may be closed while stdout is not).
+fn long_run_note(err: &mut dyn Write, seconds: f64, plan: Plan, m: u64, filters: usize) {
+    let _ = writeln!(
+        err,
+        "note: this run should take about {} ({} keys hashed and {} bits counted {} on {}, \
+         timed on a sample); Ctrl-C stops it",
+        duration(seconds),
+        group(plan.work()),
+        group(m),
+        match plan.steps {
+            1 => "once".to_string(),
+            s => format!("{} times", group(s)),
+        },
+        match filters {
+            1 => "one filter".to_string(),
+            n => format!("each of {n} filters"),
+        },
+    );
+    let _ = err.flush();
 }
 
 /// Where the chart goes: checked before the run (the folder exists and takes a new file),
@@ -238,23 +272,7 @@ pub fn run_with(
 
     let seconds = estimate(&specs, plan);
     if seconds > warn_after {
-        writeln!(
-            err,
-            "note: this run should take about {} ({} keys hashed and {} bits counted {} on {}, \
-             timed on a sample); Ctrl-C stops it",
-            duration(seconds),
-            group(plan.work()),
-            group(args.bits),
-            match plan.steps {
-                1 => "once".to_string(),
-                s => format!("{} times", group(s)),
-            },
-            match specs.len() {
-                1 => "one filter".to_string(),
-                n => format!("each of {n} filters"),
-            },
-        )?;
-        err.flush()?;
+        long_run_note(err, seconds, plan, args.bits, specs.len());
     }
 
     let total = specs.len() as u64 * plan.work();
@@ -264,11 +282,9 @@ pub fn run_with(
     let mut results = Vec::new();
     for spec in &specs {
         let mut tick = |handled: u64| {
+            let elapsed = started.elapsed().as_secs_f64();
             // A progress bar only for runs long enough to wonder about, and only on a terminal.
-            if bar.is_none()
-                && started.elapsed().as_secs_f64() > 1.0
-                && std::io::stderr().is_terminal()
-            {
+            if bar.is_none() && elapsed > 1.0 && std::io::stderr().is_terminal() {
                 let b = ProgressBar::new(total);
                 if let Ok(style) = ProgressStyle::with_template("{bar:40} {percent}% {msg}") {
                     b.set_style(style);
