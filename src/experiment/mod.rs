@@ -172,26 +172,44 @@ fn long_run_note(err: &mut dyn Write, seconds: f64, plan: Plan, m: u64, filters:
 
 /// Where the chart goes: checked before the run (the folder exists and takes a new file),
 /// written after it through a temporary file and a rename, so a run that fails or is
-/// stopped never leaves half a figure or an emptied old one.
+/// stopped never leaves half a figure or an emptied old one. A path that already names
+/// something other than a regular file (`/dev/stdout`, `/dev/null`, a pipe) is written in
+/// place: renaming over it would replace the device or pipe itself.
 #[derive(Debug)]
 struct SvgFile {
+    /// As the user gave it, for messages.
     path: PathBuf,
-    temp: PathBuf,
+    /// Where the figure goes: the path, or the file a symbolic link points to (so that the
+    /// rename replaces the file, not the link).
+    target: PathBuf,
+    /// The temporary file beside `target`, or `None` to write `target` in place.
+    temp: Option<PathBuf>,
 }
 
 impl SvgFile {
     fn check(path: &Path) -> anyhow::Result<SvgFile> {
         let fail = || format!("could not write the chart to `{}`", path.display());
-        if path.is_dir() {
-            bail!("{}: it is a folder", fail());
+        let mut target = path.to_path_buf();
+        if let Ok(meta) = fs::metadata(path) {
+            if meta.is_dir() {
+                bail!("{}: it is a folder", fail());
+            }
+            if !meta.is_file() {
+                return Ok(SvgFile {
+                    path: target.clone(),
+                    target,
+                    temp: None,
+                });
+            }
+            if meta.permissions().readonly() {
+                bail!("{}: the file is read-only", fail());
+            }
+            target = fs::canonicalize(path).with_context(fail)?;
         }
-        if fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
-            bail!("{}: the file is read-only", fail());
-        }
-        let Some(name) = path.file_name() else {
+        let Some(name) = target.file_name() else {
             bail!("{}: that names no file", fail());
         };
-        let temp = path.with_file_name(format!(
+        let temp = target.with_file_name(format!(
             ".{}.{}.tmp",
             name.to_string_lossy(),
             std::process::id()
@@ -204,15 +222,23 @@ impl SvgFile {
         fs::remove_file(&temp).with_context(fail)?;
         Ok(SvgFile {
             path: path.to_path_buf(),
-            temp,
+            target,
+            temp: Some(temp),
         })
     }
 
     fn write(&self, svg: &str) -> anyhow::Result<()> {
         let fail = || format!("could not write the chart to `{}`", self.path.display());
-        let written = fs::write(&self.temp, svg).and_then(|()| fs::rename(&self.temp, &self.path));
+        let Some(temp) = &self.temp else {
+            return OpenOptions::new()
+                .write(true)
+                .open(&self.target)
+                .and_then(|mut f| f.write_all(svg.as_bytes()))
+                .with_context(fail);
+        };
+        let written = fs::write(temp, svg).and_then(|()| fs::rename(temp, &self.target));
         if written.is_err() {
-            let _ = fs::remove_file(&self.temp);
+            let _ = fs::remove_file(temp);
         }
         written.with_context(fail)
     }
@@ -413,6 +439,8 @@ pub fn run_with(
     }
     if let Some(svg) = &svg {
         let title = format!("false positives, m = {}, k = {k}", group(m));
+        // The table first, in case the figure goes to the same place (`--svg /dev/stdout`).
+        out.flush()?;
         svg.write(&chart::svg(&title, &series))?;
         writeln!(out, "chart written to {}", svg.path.display())?;
     }
@@ -623,6 +651,44 @@ mod tests {
             fs::read_dir(dir.path()).unwrap().count(),
             1,
             "a leftover file"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_svg_goes_through_links_and_into_devices_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.svg");
+        fs::write(&real, "old").unwrap();
+        let link = dir.path().join("link.svg");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let mut a = args("murmur3", 1000, 2, 100, 100);
+        a.svg = Some(link.clone());
+        run_text(&a, f64::INFINITY).unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "the link was replaced"
+        );
+        assert!(fs::read_to_string(&real).unwrap().starts_with("<svg"));
+        // Renaming over /dev/null (as root) would replace the device itself. Reached through
+        // a link in the test's folder, so that a regression replaces the link, not the device.
+        let null = dir.path().join("null.svg");
+        std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+        a.svg = Some(null.clone());
+        run_text(&a, f64::INFINITY).unwrap();
+        assert!(
+            fs::symlink_metadata(&null)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "the link to /dev/null was replaced"
+        );
+        assert!(
+            !fs::metadata("/dev/null").unwrap().is_file(),
+            "/dev/null became a regular file"
         );
     }
 
