@@ -110,7 +110,7 @@ const SAMPLE_MAX_BITS: u64 = 1 << 26;
 /// scheme and k (at most [`SAMPLE_MAX_BITS`]), timed after an untimed batch. Per step: one
 /// count of the full-size filter's bits, the second of two (the first read of untouched
 /// pages costs more than every later one).
-pub fn estimate(specs: &[FilterSpec], plan: Plan) -> f64 {
+fn estimate(specs: &[FilterSpec], plan: Plan) -> f64 {
     let mut seconds = 0.0;
     let mut key = Vec::new();
     for spec in specs {
@@ -251,7 +251,7 @@ pub fn run(args: &ExperimentArgs, out: &mut impl Write) -> anyhow::Result<()> {
 }
 
 /// [`run`], with notes to `err` and a warning for runs estimated past `warn_after` seconds.
-pub fn run_with(
+fn run_with(
     args: &ExperimentArgs,
     out: &mut impl Write,
     err: &mut impl Write,
