@@ -10,7 +10,9 @@ use clap::{Args, Parser, Subcommand};
 use clap::ValueEnum;
 use clap::builder::PossibleValue;
 
-use crate::engine::scheme::{FilterSpec, Scheme, SpecError};
+use crate::engine::filter::MAX_BITS;
+use crate::engine::scheme::{FilterSpec, MAX_HASHES, Scheme, SpecError};
+use crate::units;
 
 /// A Bloom filter you can run, one command at a time, with a tutor that explains every answer.
 ///
@@ -158,52 +160,68 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "NAME", default_value = "all")]
     pub scheme: String,
 
-    /// Number of bits, m
-    #[arg(short = 'm', long = "bits", value_name = "M", default_value_t = 10_000)]
+    /// Size, m: bits (10000, 1e6, 10M) or bytes with a unit (8KiB, 17MiB), at most 512MiB
+    #[arg(short = 'm', long = "bits", value_name = "M", default_value_t = 10_000,
+          allow_hyphen_values = true, value_parser = units::bits_in(1, MAX_BITS))]
     pub bits: u64,
 
-    /// Number of hashes, k (bytesum, and so `all`, needs 2)
-    #[arg(short = 'k', long = "hashes", value_name = "K", default_value_t = 2)]
+    /// Number of hashes, k, from 1 to 1000 (bytesum, and so `all`, needs 2)
+    #[arg(short = 'k', long = "hashes", value_name = "K", default_value_t = 2,
+          allow_hyphen_values = true, value_parser = units::count_in(1, MAX_HASHES))]
     pub hashes: u32,
 
-    /// Keys to add, in steps
-    #[arg(short = 'n', long, value_name = "N", default_value_t = 1000)]
+    /// Keys to add, in steps (1000, 1e6, 10M; at most 1T)
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 1000,
+          allow_hyphen_values = true, value_parser = units::count_in(1, MAX_EXPERIMENT_KEYS))]
     pub items: u64,
 
-    /// Keys never added, checked after each step
-    #[arg(short = 'q', long, value_name = "Q", default_value_t = 10_000)]
+    /// Keys never added, checked after each step (at most 1T)
+    #[arg(short = 'q', long, value_name = "Q", default_value_t = 10_000,
+          allow_hyphen_values = true, value_parser = units::count_in(1, MAX_EXPERIMENT_KEYS))]
     pub queries: u64,
 
-    /// How many steps to add the keys in (one row each)
-    #[arg(long, value_name = "S", default_value_t = 10)]
+    /// How many steps to add the keys in (one row each), from 1 to 1000
+    #[arg(long, value_name = "S", default_value_t = 10,
+          allow_hyphen_values = true, value_parser = units::count_in(1, MAX_EXPERIMENT_STEPS))]
     pub steps: u64,
 
     /// Seed for the generated keys: the same seed gives the same keys
-    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    #[arg(long, value_name = "SEED", default_value_t = 1,
+          allow_hyphen_values = true, value_parser = units::count_in(0, u64::MAX))]
     pub seed: u64,
 
-    /// Also write the chart as an SVG figure
+    /// Also write the chart as an SVG figure (its folder is checked before the run)
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
 }
+
+/// The most keys `experiment` adds, or checks after each step: 10^12, hours of work already.
+pub const MAX_EXPERIMENT_KEYS: u64 = 1_000_000_000_000;
+
+/// The most steps (table rows) `experiment` measures at.
+pub const MAX_EXPERIMENT_STEPS: u64 = 1000;
 
 /// `bloom-tutor calc`
 #[derive(Debug, Args)]
 pub struct CalcArgs {
     /// Keys the filter must hold, n (1000, 1e6, 40M)
-    #[arg(short = 'n', long, value_name = "N", value_parser = crate::calc::parse_count)]
-    pub items: Option<f64>,
+    #[arg(short = 'n', long, value_name = "N", allow_hyphen_values = true,
+          value_parser = units::parse_count)]
+    pub items: Option<u64>,
 
     /// False-positive rate, p (0.01, 1%, 1/100)
-    #[arg(short = 'p', long, value_name = "P", value_parser = crate::calc::parse_rate)]
+    #[arg(short = 'p', long, value_name = "P", allow_hyphen_values = true,
+          value_parser = units::parse_rate)]
     pub fp: Option<f64>,
 
-    /// Size, m: bits (9586, 1e6) or bytes with a unit (8KiB, 1.5MB)
-    #[arg(short = 'm', long, value_name = "M", value_parser = crate::calc::parse_bits)]
-    pub bits: Option<f64>,
+    /// Size, m: bits (9586, 1e6, 10M) or bytes with a unit (8KiB, 1.5MB)
+    #[arg(short = 'm', long, value_name = "M", allow_hyphen_values = true,
+          value_parser = units::parse_bits)]
+    pub bits: Option<u64>,
 
-    /// Number of hashes, k (default: the best k for the rest)
-    #[arg(short = 'k', long, value_name = "K")]
+    /// Number of hashes, k, from 1 to 1000 (default: the best k for the rest)
+    #[arg(short = 'k', long, value_name = "K", allow_hyphen_values = true,
+          value_parser = units::count_in(1, MAX_HASHES))]
     pub hashes: Option<u32>,
 
     /// Write the result as JSON

@@ -14,6 +14,7 @@ pub(crate) mod engine;
 pub(crate) mod escape;
 pub(crate) mod render;
 pub(crate) mod script;
+pub(crate) mod units;
 
 pub(crate) mod calc;
 pub(crate) mod experiment;

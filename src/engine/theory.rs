@@ -9,13 +9,14 @@ pub fn fp_from_fill(bits_set: u64, m: u64, k: u32) -> f64 {
 
 /// The textbook estimate after n distinct keys: (1 − e^(−kn/m))^k.
 pub fn fp_textbook(n: f64, m: u64, k: u32) -> f64 {
-    (1.0 - (-(k as f64) * n / m as f64).exp()).powi(k as i32)
+    // 1 − e^(−x) as −expm1(−x), which keeps its digits when x is tiny.
+    (-(-(k as f64) * n / m as f64).exp_m1()).powi(k as i32)
 }
 
 /// The number of distinct keys that most likely set X of m bits: −(m/k)·ln(1 − X/m).
 /// Infinite when every bit is set.
 pub fn keys_from_fill(bits_set: u64, m: u64, k: u32) -> f64 {
-    -(m as f64 / k as f64) * (1.0 - bits_set as f64 / m as f64).ln()
+    -(m as f64 / k as f64) * (-(bits_set as f64) / m as f64).ln_1p()
 }
 
 /// The best number of hashes for m bits and n keys: round((m/n)·ln 2), at least 1.
@@ -31,7 +32,7 @@ pub fn bits_for(n: f64, p: f64) -> f64 {
 /// The most keys m bits and k hashes hold before the textbook rate passes p:
 /// n = −(m/k)·ln(1 − p^(1/k)).
 pub fn keys_for(m: f64, k: u32, p: f64) -> f64 {
-    -(m / k as f64) * (1.0 - p.powf(1.0 / k as f64)).ln()
+    -(m / k as f64) * (-p.powf(1.0 / k as f64)).ln_1p()
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use crate::engine::memory::{Knowledge, Limit, REMEMBERED_BYTES, REMEMBERED_KEYS}
 use crate::engine::scheme::{Derivation, FilterSpec};
 use crate::escape;
 use crate::script::session::{Explained, Outcome, Recall, Stats};
+use crate::units::{percent, rate};
 
 /// The commentary lines for an outcome: one line for ADD, CHECK and CLEAR; the whole text
 /// of EXPLAIN, STATS and HELP; nothing for BITS and QUIT.
@@ -365,21 +366,6 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
     ]
 }
 
-/// A probability as a number and a percentage: `0.0088 (0.88%)`.
-pub(crate) fn rate(p: f64) -> String {
-    format!("{p:.4} ({})", percent(p))
-}
-
-/// A fraction as a percentage with two significant decimals.
-pub(crate) fn percent(x: f64) -> String {
-    let pct = x * 100.0;
-    if pct == 0.0 || pct >= 0.1 {
-        format!("{pct:.2}%")
-    } else {
-        format!("{pct:.2e}%")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -409,14 +395,6 @@ mod tests {
             shown.ends_with(&format!("... ({} bytes)\"", 50 << 20)),
             "{shown}"
         );
-    }
-
-    #[test]
-    fn percentages_stay_readable() {
-        assert_eq!(percent(0.0088), "0.88%");
-        assert_eq!(percent(0.000012), "1.20e-3%");
-        assert_eq!(percent(0.25), "25.00%");
-        assert_eq!(percent(0.0), "0.00%");
     }
 
     /// Commentary from a fixed outcome, with no session behind it.
