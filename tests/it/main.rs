@@ -1,0 +1,9 @@
+//! Every integration test, compiled into one test binary: they run the real `bloom-tutor`
+//! binary (piped, on a pseudo-terminal, as a grader) and the public library API.
+
+mod golden;
+mod grade;
+mod lesson;
+mod pipe;
+mod properties;
+mod repl;
