@@ -90,7 +90,56 @@ pub enum Sub {
     Experiment(ExperimentArgs),
     /// A guided lesson: predict each answer, then see it on a real filter
     Lesson(LessonArgs),
+    /// The program to write: its rules, what the grader checks, a worked example, starters
+    Exercise(ExerciseArgs),
 }
+
+/// `bloom-tutor exercise [--scheme NAME] [--starter LANGUAGE]`
+#[derive(Debug, Args)]
+pub struct ExerciseArgs {
+    /// The filter to write (default: bytesum)
+    #[arg(long, value_name = "NAME")]
+    pub scheme: Option<Scheme>,
+
+    /// Print a starter program in this language instead: input and output done, the bit
+    /// array and the positions left to you
+    #[arg(long, value_name = "LANGUAGE")]
+    pub starter: Option<Language>,
+}
+
+/// A language the exercise has a starter program in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Language {
+    Python,
+    C,
+    Rust,
+}
+
+impl Language {
+    /// Every language, in the order the tutor lists them.
+    pub const ALL: [Language; 3] = [Language::Python, Language::C, Language::Rust];
+
+    /// The name `--starter` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::C => "c",
+            Language::Rust => "rust",
+        }
+    }
+
+    /// The file the exercise suggests saving the starter as.
+    pub fn file(self) -> &'static str {
+        match self {
+            Language::Python => "bloom.py",
+            Language::C => "bloom.c",
+            Language::Rust => "bloom.rs",
+        }
+    }
+}
+
+/// Seconds `grade` gives each case unless `--timeout` says otherwise.
+pub const DEFAULT_TIMEOUT: f64 = 5.0;
 
 /// `bloom-tutor lesson [NAME]`
 #[derive(Debug, Args)]
@@ -188,7 +237,7 @@ pub struct GradeArgs {
     pub case: Option<String>,
 
     /// Seconds each case may take before the program is stopped
-    #[arg(long, value_name = "SECS", default_value_t = 5.0, value_parser = parse_timeout)]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT, value_parser = parse_timeout)]
     pub timeout: f64,
 
     /// Write the report as JSON, for course tooling

@@ -8,14 +8,16 @@
 //! text), `script` (parser, reader, session: lines in, outcomes out), `render` (outcomes to
 //! text), then the front ends (`piped`, `repl`, `lesson`, `grade`, `calc`, `experiment`).
 
-pub mod cli;
 pub(crate) mod atomic;
+pub mod cli;
 pub(crate) mod engine;
 pub(crate) mod escape;
+pub(crate) mod invoked;
 pub(crate) mod render;
 pub(crate) mod script;
 
 pub(crate) mod calc;
+pub(crate) mod exercise;
 pub(crate) mod experiment;
 pub(crate) mod grade;
 pub(crate) mod lesson;
@@ -46,6 +48,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::SUCCESS
             }
             cli::Sub::Lesson(args) => lesson::run(args, &mut out)?,
+            cli::Sub::Exercise(args) => {
+                exercise::run(args, &mut out)?;
+                ExitCode::SUCCESS
+            }
             cli::Sub::Experiment(args) => {
                 experiment::run(args, &mut out)?;
                 ExitCode::SUCCESS

@@ -8,8 +8,20 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// PATH with the tutor's folder first, as after `cargo install`, so the commands it prints
+/// read `bloom-tutor ...`.
+fn path_with_tutor() -> std::ffi::OsString {
+    let exe = Path::new(env!("CARGO_BIN_EXE_bloom-tutor"));
+    let mut path = vec![exe.parent().unwrap().to_path_buf()];
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(path).unwrap()
+}
+
 fn lesson(progress: &Path, args: &[&str], stdin: &str) -> (String, i32) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .env("PATH", path_with_tutor())
         .arg("lesson")
         .args(args)
         .arg("--progress-file")

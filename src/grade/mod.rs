@@ -21,7 +21,7 @@ use mistakes::Mistake;
 use runner::End;
 
 /// Output beyond this is a flood: the program is stopped and the report stays small.
-const OUTPUT_CAP: usize = 1 << 20;
+pub(crate) const OUTPUT_CAP: usize = 1 << 20;
 
 /// The tutor's own answers to a case's script.
 pub fn expected_answers(script: &str) -> String {

@@ -13,6 +13,8 @@ pub struct Lesson {
     pub title: &'static str,
     pub spec: FilterSpec,
     pub steps: Vec<Step>,
+    /// The filter whose exercise the lesson's end points at, if it teaches one whole.
+    pub exercise: Option<Scheme>,
 }
 
 /// One step: some text, commands run on the lesson's filter, and maybe a question.
@@ -120,6 +122,7 @@ fn basics() -> Lesson {
         name: "basics",
         title: "The main lesson: 64 bits, two hashes, NO and MAYBE",
         spec,
+        exercise: Some(Scheme::ByteSum),
         steps: vec![
             Step {
                 say: lines(
@@ -432,6 +435,7 @@ fn sizing() -> Lesson {
         name: "sizing",
         title: "Choosing m and k, on the intro's 16-bit filter",
         spec,
+        exercise: None,
         steps: vec![
             Step {
                 say: lines(
@@ -601,6 +605,7 @@ fn hash_quality() -> Lesson {
         name: "hash-quality",
         title: "Why hash quality matters: byte sums against murmur3",
         spec,
+        exercise: None,
         steps: vec![
             Step {
                 say: lines(

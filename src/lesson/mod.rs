@@ -15,7 +15,10 @@ use rustyline::error::ReadlineError;
 
 use crate::atomic;
 use crate::cli::LessonArgs;
+use crate::engine::scheme::Scheme;
 use crate::escape;
+use crate::invoked;
+use crate::render::help::filter_name;
 use crate::render::terminal::{self, Style};
 use crate::script::command::{Command, Verb};
 use crate::script::session::TracedSession;
@@ -286,6 +289,20 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     saver.save(&progress, out)?;
     writeln!(out, "\nThat is the end of `{}`.", lesson.name)?;
     summary(out, &lesson, &progress)?;
+    if let Some(scheme) = lesson.exercise {
+        let flag = match scheme {
+            Scheme::ByteSum => String::new(),
+            Scheme::Djb2Fnv | Scheme::Murmur3 => format!(" --scheme {scheme}"),
+        };
+        writeln!(
+            out,
+            "Now write {} as a program of your own: `{} exercise{flag}` says what to write, \
+             with a worked example, starter programs in Python, C and Rust, and the command \
+             that grades your program.",
+            filter_name(scheme),
+            invoked::tutor()
+        )?;
+    }
     if let Some(next) = content::next_after(lesson.name) {
         writeln!(
             out,

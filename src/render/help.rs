@@ -42,6 +42,15 @@ pub fn scheme_summary(scheme: Scheme) -> &'static str {
     }
 }
 
+/// The filter a scheme is taught with, named by what it is: `the 64-bit byte-sum filter`.
+pub fn filter_name(scheme: Scheme) -> &'static str {
+    match scheme {
+        Scheme::ByteSum => "the 64-bit byte-sum filter",
+        Scheme::Djb2Fnv => "the 16-bit double-hashing filter",
+        Scheme::Murmur3 => "the 100-bit murmur3 filter",
+    }
+}
+
 /// A few more sentences about one command.
 fn details(verb: Verb) -> &'static [&'static str] {
     match verb {
@@ -112,6 +121,13 @@ fn overview() -> Vec<String> {
         let (usage, line) = summary(verb);
         lines.push(format!("  {usage:<15} {line}"));
     }
+    let tutor = crate::invoked::tutor();
+    lines.push(format!(
+        "From the shell: `{tutor} lesson` teaches Bloom filters step by step;"
+    ));
+    lines.push(format!(
+        "`{tutor} exercise` sets a program to write; `{tutor} grade` checks it."
+    ));
     lines
 }
 
