@@ -262,7 +262,7 @@ mod tests {
         assert!(s.fp > 0.01);
         let s = solve(&args(None, Some(0.01), Some(9586.0), Some(7))).unwrap();
         assert!((s.items - 1000.0).abs() < 5.0, "{}", s.items);
-        // The intro's filter: m = 16, k = 3, n = 3 gives about 8%.
+        // The 16-bit double-hashing filter: m = 16, k = 3, n = 3 gives about 8%.
         let s = solve(&args(Some(3.0), None, Some(16.0), Some(3))).unwrap();
         assert!((s.fp - 0.0796).abs() < 0.0005, "{}", s.fp);
     }

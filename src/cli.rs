@@ -82,16 +82,16 @@ impl ValueEnum for Scheme {
 /// The tutor's other tools.
 #[derive(Debug, Subcommand)]
 pub enum Sub {
+    /// A guided lesson: predict each answer, then see it on a real filter
+    Lesson(LessonArgs),
+    /// The program to write: its rules, what the grader checks, a worked example, starters
+    Exercise(ExerciseArgs),
     /// Check a learner's solution to the exercise, and name the mistake behind a wrong answer
     Grade(GradeArgs),
     /// Size a filter: give some of --items, --fp, --bits and --hashes, and it works out the rest
     Calc(CalcArgs),
     /// Measure false positives on real filters and compare them with the theory
     Experiment(ExperimentArgs),
-    /// A guided lesson: predict each answer, then see it on a real filter
-    Lesson(LessonArgs),
-    /// The program to write: its rules, what the grader checks, a worked example, starters
-    Exercise(ExerciseArgs),
 }
 
 /// `bloom-tutor exercise [--scheme NAME] [--starter LANGUAGE]`
@@ -144,7 +144,7 @@ pub const DEFAULT_TIMEOUT: f64 = 5.0;
 /// `bloom-tutor lesson [NAME]`
 #[derive(Debug, Args)]
 pub struct LessonArgs {
-    /// Which lesson (default: basics, the main lesson)
+    /// Which lesson (default: basics; --list lists them all)
     #[arg(value_name = "NAME")]
     pub name: Option<String>,
 

@@ -298,7 +298,8 @@ fn a_file_of_another_lesson_is_refused_and_kept() {
 
     let (listed, _) = lesson(&progress, &["--list"], "");
     assert!(
-        listed.contains("(finished, 12 skipped)") && listed.contains("16-bit filter (not started)"),
+        listed.contains("(finished, 12 skipped)")
+            && listed.contains("double-hashing filter (not started)"),
         "{listed}"
     );
 }

@@ -120,7 +120,7 @@ fn basics() -> Lesson {
     let n = |x: u128| x as f64;
     Lesson {
         name: "basics",
-        title: "The main lesson: 64 bits, two hashes, NO and MAYBE",
+        title: "How a Bloom filter works, on the 64-bit byte-sum filter",
         spec,
         exercise: Some(Scheme::ByteSum),
         steps: vec![
@@ -433,7 +433,7 @@ fn sizing() -> Lesson {
     let one_decimal = |p: f64| (p * 1000.0).round() / 10.0;
     Lesson {
         name: "sizing",
-        title: "Choosing m and k, on the intro's 16-bit filter",
+        title: "Choosing m and k, on the 16-bit double-hashing filter",
         spec,
         exercise: None,
         steps: vec![
@@ -593,8 +593,8 @@ fn hash_quality() -> Lesson {
     let (bytesum, murmur3) = (measured(Scheme::ByteSum), measured(Scheme::Murmur3));
     let theory = theory::fp_textbook(10_000.0, 100_000, 2);
     let pct = |x: f64| format!("{:.1}%", x * 100.0);
-    // The intro's scheme on sheep, and the article's on dog, with the same functions the
-    // filters use.
+    // The 16-bit double-hashing filter on sheep, and the 100-bit murmur3 filter on dog,
+    // with the same functions the filters use.
     let intro = FilterSpec::new(Scheme::Djb2Fnv, None, None).unwrap_or(spec);
     let sheep = positions(&intro, "sheep");
     let (a, b) = djb2_fnv(b"sheep");
@@ -609,8 +609,8 @@ fn hash_quality() -> Lesson {
         steps: vec![
             Step {
                 say: lines(
-                    "The formula assumes each key's positions look random. The lesson's byte sums\n\
-                     are easy to compute by hand, but they are far from random.",
+                    "The formula assumes each key's positions look random. The byte sums of the\n\
+                     64-bit filter are easy to compute by hand, but they are far from random.",
                 ),
                 question: Some(Question {
                     id: "anagram",
@@ -631,7 +631,7 @@ fn hash_quality() -> Lesson {
             },
             Step {
                 say: vec![
-                    "The intro's scheme computes two real hashes of the bytes once, a (djb2) and".into(),
+                    "The 16-bit double-hashing filter computes two real hashes of the bytes once, a (djb2) and".into(),
                     "b (FNV-1a), and makes its k positions from them: (a + j*step) mod m for".into(),
                     "j = 0, 1, 2, with step = b mod (m-1) + 1.".into(),
                     format!("For sheep, a = {a} and step = {step}; m = 16, and position 0 is {}.", sheep[0]),
@@ -656,7 +656,7 @@ fn hash_quality() -> Lesson {
             },
             Step {
                 say: vec![
-                    "The article uses murmur3, read as a signed 32-bit number, so it can be negative.".into(),
+                    "The 100-bit murmur3 filter reads each hash as a signed 32-bit number, so it can be negative.".into(),
                     format!("With seed 0, murmur3 of dog is {dog}."),
                     "Python's % (floor modulo) always gives a result from 0 to m-1.".into(),
                 ],
@@ -676,8 +676,8 @@ fn hash_quality() -> Lesson {
                     )],
                     reveal: vec![],
                     after: lines(
-                        "A negative position would be outside the bits; the article's numbers depend\n\
-                         on floor modulo, and so does the tutor's murmur3 scheme.",
+                        "A negative position would be outside the bits: the murmur3 filter's positions\n\
+                         depend on floor modulo.",
                     ),
                 }),
                 ..Step::default()
