@@ -71,7 +71,8 @@ pub fn solve(args: &CalcArgs) -> anyhow::Result<Sizing> {
         ),
         _ => bail!(
             "give two of --items N, --fp P and --bits M (and --hashes K if you want a fixed k), \
-             for example `bloom-tutor calc --items 1000 --fp 1%`"
+             for example `{} calc --items 1000 --fp 1%`",
+            crate::invoked::tutor()
         ),
     };
     Ok(s)

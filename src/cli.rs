@@ -53,6 +53,18 @@ pub struct FilterArgs {
     pub hashes: Option<u32>,
 }
 
+impl Cli {
+    /// The command line, with usage and errors naming the tutor as the learner's shell runs
+    /// it (`target/release/bloom-tutor` when it is not on PATH).
+    pub fn from_env() -> Cli {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Cli::command()
+            .bin_name(crate::invoked::tutor())
+            .get_matches();
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+}
+
 impl FilterArgs {
     /// Whether any of the flags was given, so that a script's `# filter:` line must yield.
     pub fn any_given(&self) -> bool {

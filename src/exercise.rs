@@ -293,11 +293,11 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
     say(String::new());
     say("A worked example. These commands:".into());
     for line in &script {
-        say(format!("  {line}"));
+        say(format!("    {line}"));
     }
     say("must give exactly these answers:".into());
     for line in &answers {
-        say(format!("  {line}"));
+        say(format!("    {line}"));
     }
     say(
         "Why, as the tutor explains it with --explain (the lines that start with # are its \
@@ -305,7 +305,7 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
             .into(),
     );
     for line in explained.iter().filter(|l| l.starts_with('#')) {
-        say(format!("  {line}"));
+        say(line.clone());
     }
     say(String::new());
     say("Try your program on it, and the tutor too; the answers must be the same:".into());
@@ -442,7 +442,7 @@ mod tests {
     fn the_statement_shows_the_tutors_own_answers() {
         let text = statement(Scheme::ByteSum, "bloom-tutor").join("\n");
         assert!(
-            text.contains("  0000000000000000000000100100001000000001000001000000001000000000"),
+            text.contains("    0000000000000000000000100100001000000001000001000000001000000000"),
             "{text}"
         );
         assert!(
@@ -450,7 +450,7 @@ mod tests {
             "{text}"
         );
         let text = statement(Scheme::Djb2Fnv, "bloom-tutor").join("\n");
-        assert!(text.contains("  0101000011010011"), "{text}");
+        assert!(text.contains("    0101000011010011"), "{text}");
         assert!(
             text.contains("bloom-tutor grade --scheme djb2-fnv -- ./bloom"),
             "{text}"

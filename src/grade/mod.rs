@@ -112,8 +112,9 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.program.is_empty() {
+        let tutor = crate::invoked::tutor();
         anyhow::bail!(
-            "no program to grade, expected `bloom-tutor grade -- PROGRAM [ARGS...]` (for example `bloom-tutor grade -- python3 bloom.py`)"
+            "no program to grade, expected `{tutor} grade -- PROGRAM [ARGS...]` (for example `{tutor} grade -- python3 bloom.py`)"
         );
     }
     let chosen = match &args.case {
@@ -157,7 +158,8 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 
 fn find(name: &str) -> anyhow::Result<Case> {
     cases::find(name).ok_or_else(|| {
-        anyhow::anyhow!("no case called `{name}`; `bloom-tutor grade --list` lists them")
+        let tutor = crate::invoked::tutor();
+        anyhow::anyhow!("no case called `{name}`; `{tutor} grade --list` lists them")
     })
 }
 
@@ -300,7 +302,8 @@ fn write_verdict(out: &mut impl Write, v: &Verdict) -> std::io::Result<()> {
             writeln!(out, "         {line}")?;
         }
     }
-    writeln!(out, "       reproduce: bloom-tutor grade --show {}", v.name)?;
+    let tutor = crate::invoked::tutor();
+    writeln!(out, "       reproduce: {tutor} grade --show {}", v.name)?;
     Ok(())
 }
 

@@ -5,6 +5,7 @@ use super::answer::Expect;
 use crate::engine::scheme::{FilterSpec, Scheme, byte_sums, djb2_fnv, floor_mod, murmur3_32};
 use crate::engine::theory;
 use crate::experiment::{Plan, measure};
+use crate::invoked;
 
 /// One lesson: a filter to work on and the steps to go through.
 #[derive(Debug, Clone)]
@@ -410,10 +411,14 @@ fn basics() -> Lesson {
                         "Divide by (ln 2)^2, about 0.4805, not by ln 2.".into(),
                     )],
                     reveal: vec![],
-                    after: lines(
-                        "About 9.6 bits per key for 1%: far less than storing the keys.\n\
-                         `bloom-tutor calc` works these out for any n, p, m and k.",
-                    ),
+                    after: vec![
+                        "About 9.6 bits per key for 1%: far less than storing the keys.".into(),
+                        format!(
+                            "`{} calc --items 1000 --fp 1%` works it out, k included, and so for \
+                             any n, p, m and k.",
+                            invoked::tutor()
+                        ),
+                    ],
                 }),
                 ..Step::default()
             },
@@ -566,7 +571,7 @@ fn sizing() -> Lesson {
                     after: vec![format!(
                         "{bits_6} bits, about {:.1} per key, where this filter has 16 for all six.",
                         bits_6 / 6.0
-                    ), "`bloom-tutor calc --items 6 --fp 1%` works it out, k included.".into()],
+                    ), format!("`{} calc --items 6 --fp 1%` works it out, k included.", invoked::tutor())],
                 }),
                 ..Step::default()
             },
@@ -705,7 +710,7 @@ fn hash_quality() -> Lesson {
                             pct(bytesum),
                             bytesum / theory
                         ),
-                        "`bloom-tutor experiment -m 100000 -n 10000`, and add --svg to draw it.".into(),
+                        format!("`{} experiment -m 100000 -n 10000`, and add --svg to draw it.", invoked::tutor()),
                     ],
                 }),
                 ..Step::default()

@@ -180,7 +180,10 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
         return Ok(ExitCode::SUCCESS);
     }
     let lesson = content::find(name).with_context(|| {
-        format!("no lesson called `{name}`; `bloom-tutor lesson --list` lists them")
+        format!(
+            "no lesson called `{name}`; `{} lesson --list` lists them",
+            invoked::tutor()
+        )
     })?;
     let path = progress_path(args, lesson.name);
     let mut progress = match (&path, args.restart) {
@@ -199,11 +202,11 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     let mut saver = Saver::new(path);
     if progress.done {
         writeln!(out, "You have finished `{}`.", lesson.name)?;
-        summary(out, &lesson, &progress)?;
+        summary(out, args, &lesson, &progress)?;
         writeln!(
             out,
-            "Run `bloom-tutor lesson {} --restart` to go through it again.",
-            lesson.name
+            "Run `{}` to go through it again.",
+            lesson_command(args, lesson.name, " --restart")
         )?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -266,10 +269,10 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
                 if saver.save(&progress, out)? {
                     writeln!(
                         out,
-                        "\nProgress saved at step {} of {}. Run `bloom-tutor lesson {}` to go on.",
+                        "\nProgress saved at step {} of {}. Run `{}` to go on.",
                         i + 1,
                         lesson.steps.len(),
-                        lesson.name
+                        lesson_command(args, lesson.name, "")
                     )?;
                 } else {
                     writeln!(
@@ -288,7 +291,7 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     progress.done = true;
     saver.save(&progress, out)?;
     writeln!(out, "\nThat is the end of `{}`.", lesson.name)?;
-    summary(out, &lesson, &progress)?;
+    summary(out, args, &lesson, &progress)?;
     if let Some(scheme) = lesson.exercise {
         let flag = match scheme {
             Scheme::ByteSum => String::new(),
@@ -306,11 +309,34 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     if let Some(next) = content::next_after(lesson.name) {
         writeln!(
             out,
-            "Next: `bloom-tutor lesson {}` ({}).",
-            next.name, next.title
+            "Next: `{}` ({}).",
+            lesson_command(args, next.name, ""),
+            next.title
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The command that runs lesson `name` from the learner's shell, with `extra` flags and the
+/// progress file the learner chose. Each lesson keeps its own file, so another lesson than
+/// the one running gets a file of its own name beside the chosen one.
+fn lesson_command(args: &LessonArgs, name: &str, extra: &str) -> String {
+    let mut cmd = format!("{} lesson {name}{extra}", invoked::tutor());
+    if let Some(chosen) = &args.progress_file {
+        let running = args.name.as_deref().unwrap_or("basics");
+        let file = if name == running {
+            chosen.clone()
+        } else {
+            let own = chosen.with_file_name(format!("{name}.json"));
+            if own == *chosen {
+                chosen.with_file_name(format!("{name}-progress.json"))
+            } else {
+                own
+            }
+        };
+        cmd += &format!(" --progress-file {}", invoked::shell_path(&file));
+    }
+    cmd
 }
 
 fn progress_path(args: &LessonArgs, lesson: &str) -> Option<PathBuf> {
@@ -479,7 +505,12 @@ fn ask(
     }
 }
 
-fn summary(out: &mut impl Write, lesson: &Lesson, progress: &Progress) -> io::Result<()> {
+fn summary(
+    out: &mut impl Write,
+    args: &LessonArgs,
+    lesson: &Lesson,
+    progress: &Progress,
+) -> io::Result<()> {
     let questions: Vec<&Question> = lesson
         .steps
         .iter()
@@ -502,10 +533,9 @@ fn summary(out: &mut impl Write, lesson: &Lesson, progress: &Progress) -> io::Re
     if skipped > 0 {
         writeln!(
             out,
-            "You skipped {skipped} of {} questions; `bloom-tutor lesson {} --restart` asks them \
-             all again.",
+            "You skipped {skipped} of {} questions; `{}` asks them all again.",
             questions.len(),
-            lesson.name
+            lesson_command(args, lesson.name, " --restart")
         )?;
     }
     let missed: Vec<&Question> = questions

@@ -126,7 +126,7 @@ fn overview() -> Vec<String> {
         "From the shell: `{tutor} lesson` teaches Bloom filters step by step;"
     ));
     lines.push(format!(
-        "`{tutor} exercise` sets a program to write; `{tutor} grade` checks it."
+        "`{tutor} exercise` sets a program to write; `{tutor} grade -- PROGRAM` checks it."
     ));
     lines
 }
