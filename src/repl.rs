@@ -14,7 +14,9 @@ use rustyline::{CompletionType, Config, Context, Editor, Helper};
 
 use crate::cli::Cli;
 use crate::engine::scheme::FilterSpec;
+use crate::render::help::filter_name;
 use crate::render::terminal::{self, Style};
+use crate::render::wrap::{Width, Wrapped};
 use crate::script::command::{Command, Takes, Verb};
 use crate::script::session::{Outcome, TracedSession};
 
@@ -58,8 +60,9 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         .build();
     let mut editor: Editor<TutorHelper, DefaultHistory> = Editor::with_config(config)?;
     editor.set_helper(Some(TutorHelper { style }));
-    let mut stdout = io::stdout();
-    let mut stderr = io::stderr();
+    // Notes, help and messages wrap at the window's width, read again for every line.
+    let mut stdout = Wrapped::new(io::stdout(), Width::Terminal);
+    let mut stderr = Wrapped::new(io::stderr(), Width::Terminal);
 
     let history = options.history.as_ref().and_then(|path| {
         let ready = path
@@ -83,14 +86,10 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         }
     });
 
-    writeln!(
-        stdout,
-        "bloom-tutor: a Bloom filter of {} bits with {} hashes ({}), all bits 0.\n\
-         Try `ADD fig`, then `CHECK fig` and `BITS`. HELP lists every command; Ctrl-D leaves.",
-        spec.bits(),
-        spec.hashes(),
-        spec.scheme()
-    )?;
+    for line in greeting(spec) {
+        writeln!(stdout, "{line}")?;
+    }
+    stdout.flush()?;
     let mut session = TracedSession::new(spec);
     loop {
         let line = match editor.readline(PROMPT) {
@@ -132,6 +131,30 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The first lines of a session, each under 80 columns: which filter this is, and what to
+/// type first.
+fn greeting(spec: FilterSpec) -> [String; 2] {
+    let scheme = spec.scheme();
+    let filter = if FilterSpec::new(scheme, None, None).is_ok_and(|own| own == spec) {
+        format!(
+            "{} (m = {}, k = {})",
+            filter_name(scheme),
+            spec.bits(),
+            spec.hashes()
+        )
+    } else {
+        format!(
+            "a {scheme} filter of {} bits with k = {}",
+            spec.bits(),
+            spec.hashes()
+        )
+    };
+    [
+        format!("bloom-tutor: {filter}, all bits 0."),
+        "Try ADD fig, then CHECK fig and BITS. HELP lists commands; Ctrl-D leaves.".to_string(),
+    ]
 }
 
 /// Completion, hints and hint colour for the line editor.
@@ -247,3 +270,28 @@ impl Highlighter for TutorHelper {
 impl Validator for TutorHelper {}
 
 impl Helper for TutorHelper {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scheme::Scheme;
+
+    #[test]
+    fn the_greeting_fits_80_columns() {
+        let mut specs: Vec<FilterSpec> = Scheme::ALL
+            .iter()
+            .filter_map(|&s| FilterSpec::new(s, None, None).ok())
+            .collect();
+        specs.extend(FilterSpec::new(Scheme::Djb2Fnv, Some(1 << 32), Some(1000)).ok());
+        assert_eq!(specs.len(), 4);
+        for spec in specs {
+            for line in greeting(spec) {
+                assert!(line.chars().count() <= 80, "{} columns: {line}", line.len());
+            }
+        }
+        assert_eq!(
+            greeting(FilterSpec::lesson())[0],
+            "bloom-tutor: the 64-bit byte-sum filter (m = 64, k = 2), all bits 0."
+        );
+    }
+}

@@ -1,12 +1,12 @@
 //! Every command the tutor prints runs as printed, from a shell where the tutor is not on
-//! PATH: a copy of it in `bin/` below a fresh folder, run as `bin/bloom-tutor`. The lesson,
+//! PATH: a link to it in `bin/` below a fresh folder, run as `bin/bloom-tutor`. The lesson,
 //! the exercise, the grader and HELP each print commands; each is run with `sh -c`, in that
 //! folder, and must start (no "command not found") and do its job.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// A folder with a copy of the tutor in `bin/`, and a PATH without any bloom-tutor on it.
+/// A folder with a link to the tutor in `bin/`, and a PATH without any bloom-tutor on it.
 struct Shell {
     dir: tempfile::TempDir,
     path: std::ffi::OsString,
@@ -16,7 +16,9 @@ impl Shell {
     fn new() -> Shell {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("bin")).unwrap();
-        std::fs::copy(
+        // A link, not a copy: a copy is a file open for writing while other tests start
+        // processes, and running it can then fail with "Text file busy".
+        std::os::unix::fs::symlink(
             env!("CARGO_BIN_EXE_bloom-tutor"),
             dir.path().join("bin").join("bloom-tutor"),
         )

@@ -44,8 +44,20 @@ pub struct Question {
     pub after: Vec<String>,
 }
 
+/// Paragraphs from text written with line breaks for the source's sake: a line joins the one
+/// before it unless it is indented (a formula, a command), so prose wraps to fit the screen.
 fn lines(text: &str) -> Vec<String> {
-    text.lines().map(str::to_string).collect()
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        match out.last_mut() {
+            Some(last) if !line.starts_with(' ') && !last.is_empty() && !last.starts_with(' ') => {
+                last.push(' ');
+                last.push_str(line);
+            }
+            _ => out.push(line.to_string()),
+        }
+    }
+    out
 }
 
 fn positions(spec: &FilterSpec, key: &str) -> Vec<u64> {
@@ -380,13 +392,13 @@ fn basics() -> Lesson {
             Step {
                 say: lines(
                     "Real filters are sized for their keys. With m bits and n keys, the best\n\
-                     number of hashes is k = (m/n) * ln 2, rounded.",
+                     number of hashes is k = (m/n) * ln(2), rounded.",
                 ),
                 question: Some(Question {
                     id: "best-k",
                     ask: "For m = 9586 bits and n = 1000 keys, what is the best k?".into(),
                     expect: Expect::number(f64::from(best_k)),
-                    hints: vec!["9586 / 1000 = 9.586, and ln 2 is about 0.693.".into()],
+                    hints: vec!["9586 / 1000 = 9.586, and ln(2) is about 0.693.".into()],
                     slips: vec![(
                         Expect::number(f64::from(best_k) - 1.0),
                         "9.586 * 0.693 = 6.64: round it to the nearest whole number, not down.".into(),
@@ -398,8 +410,8 @@ fn basics() -> Lesson {
             },
             Step {
                 say: lines(
-                    "The bits needed for n keys at false-positive rate p are m = -n * ln(p) / (ln 2)^2.\n\
-                     ln(0.01) is about -4.605 and (ln 2)^2 about 0.4805.",
+                    "The bits needed for n keys at false-positive rate p are m = -n * ln(p) / ln(2)^2.\n\
+                     ln(0.01) is about -4.605 and ln(2)^2 about 0.4805.",
                 ),
                 question: Some(Question {
                     id: "bits-for-one-percent",
@@ -408,7 +420,7 @@ fn basics() -> Lesson {
                     hints: vec!["1000 * 4.605 / 0.4805".into()],
                     slips: vec![(
                         Expect::about((1000.0 * 0.01f64.ln().abs() / std::f64::consts::LN_2).ceil(), 2.0),
-                        "Divide by (ln 2)^2, about 0.4805, not by ln 2.".into(),
+                        "Divide by ln(2)^2, about 0.4805, not by ln(2).".into(),
                     )],
                     reveal: vec![],
                     after: vec![
@@ -494,7 +506,7 @@ fn sizing() -> Lesson {
                 ..Step::default()
             },
             Step {
-                say: lines("The best k for m bits and n keys is (m/n) * ln 2, rounded."),
+                say: lines("The best k for m bits and n keys is (m/n) * ln(2), rounded."),
                 question: Some(Question {
                     id: "best-k-16",
                     ask: "For m = 16 and n = 3, what is the best k?".into(),
@@ -556,7 +568,7 @@ fn sizing() -> Lesson {
             Step {
                 say: lines(
                     "Sizing turns it around: choose the rate, and get the bits.\n\
-                     m = -n * ln(p) / (ln 2)^2, with ln(0.01) about -4.605 and (ln 2)^2 about 0.4805.",
+                     m = -n * ln(p) / ln(2)^2, with ln(0.01) about -4.605 and ln(2)^2 about 0.4805.",
                 ),
                 question: Some(Question {
                     id: "bits-for-six",
@@ -565,7 +577,7 @@ fn sizing() -> Lesson {
                     hints: vec!["6 * 4.605 / 0.4805".into()],
                     slips: vec![(
                         Expect::about((6.0 * 0.01f64.ln().abs() / std::f64::consts::LN_2).ceil(), 1.0),
-                        "Divide by (ln 2)^2, about 0.4805, not by ln 2.".into(),
+                        "Divide by ln(2)^2, about 0.4805, not by ln(2).".into(),
                     )],
                     reveal: vec![],
                     after: vec![format!(

@@ -20,6 +20,7 @@ use crate::escape;
 use crate::invoked;
 use crate::render::help::filter_name;
 use crate::render::terminal::{self, Style};
+use crate::render::wrap::{Width, Wrapped};
 use crate::script::command::{Command, Verb};
 use crate::script::session::TracedSession;
 use content::{Lesson, Question, Step};
@@ -157,28 +158,20 @@ enum Outcome {
 
 /// Runs the lesson command as `args` asks.
 pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let name = args.name.as_deref().unwrap_or("basics");
     if args.list {
-        for lesson in content::all() {
-            let loaded = progress_path(args, lesson.name).map(|p| Progress::load(&p, &lesson));
-            let place = match loaded {
-                Some(Ok(Some(p))) if p.done && !p.skipped.is_empty() => {
-                    format!("finished, {} skipped", p.skipped.len())
-                }
-                Some(Ok(Some(p))) if p.done => "finished".to_string(),
-                Some(Ok(Some(p))) if p.step > 0 => {
-                    format!("at step {} of {}", p.step + 1, lesson.steps.len())
-                }
-                // A shared --progress-file holds another lesson: this one has not begun there.
-                Some(Ok(_)) | Some(Err(LoadError::OtherLesson { .. })) | None => {
-                    "not started".to_string()
-                }
-                Some(Err(e)) => format!("progress not read: {e}"),
-            };
-            writeln!(out, "{:<14} {} ({place})", lesson.name, lesson.title)?;
-        }
+        // A table: its rows stay whole.
+        list(args, out)?;
         return Ok(ExitCode::SUCCESS);
     }
+    // Prose wraps at the terminal's width, or at a fixed width when piped.
+    let mut out = Wrapped::new(out, Width::for_stdout());
+    let code = run_wrapped(args, &mut out)?;
+    out.flush()?;
+    Ok(code)
+}
+
+fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let name = args.name.as_deref().unwrap_or("basics");
     let lesson = content::find(name).with_context(|| {
         format!(
             "no lesson called `{name}`; `{} lesson --list` lists them",
@@ -219,7 +212,7 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     writeln!(out, "Lesson `{}`: {}", lesson.name, lesson.title)?;
     writeln!(
         out,
-        "Answer each question. At any question you can type hint, skip, back or quit, or try\n\
+        "Answer each question. At any question you can type hint, skip, back or quit, or try \
          ADD, CHECK, BITS, EXPLAIN and STATS on a copy of the lesson's filter."
     )?;
     if progress.step > 0 {
@@ -337,6 +330,29 @@ fn lesson_command(args: &LessonArgs, name: &str, extra: &str) -> String {
         cmd += &format!(" --progress-file {}", invoked::shell_path(&file));
     }
     cmd
+}
+
+/// `lesson --list`: each lesson, its title and how far the learner is in it.
+fn list(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    for lesson in content::all() {
+        let loaded = progress_path(args, lesson.name).map(|p| Progress::load(&p, &lesson));
+        let place = match loaded {
+            Some(Ok(Some(p))) if p.done && !p.skipped.is_empty() => {
+                format!("finished, {} skipped", p.skipped.len())
+            }
+            Some(Ok(Some(p))) if p.done => "finished".to_string(),
+            Some(Ok(Some(p))) if p.step > 0 => {
+                format!("at step {} of {}", p.step + 1, lesson.steps.len())
+            }
+            // A shared --progress-file holds another lesson: this one has not begun there.
+            Some(Ok(_)) | Some(Err(LoadError::OtherLesson { .. })) | None => {
+                "not started".to_string()
+            }
+            Some(Err(e)) => format!("progress not read: {e}"),
+        };
+        writeln!(out, "{:<14} {} ({place})", lesson.name, lesson.title)?;
+    }
+    Ok(())
 }
 
 fn progress_path(args: &LessonArgs, lesson: &str) -> Option<PathBuf> {
@@ -474,9 +490,9 @@ fn ask(
             "help" => {
                 writeln!(
                     out,
-                    "Type your answer, or: hint (a hint), skip (see the answer), back (the step before),\n\
-                     quit (stop here; the lesson resumes next time). ADD, CHECK, BITS, EXPLAIN and STATS\n\
-                     work on a copy of the lesson's filter."
+                    "Type your answer, or: hint (a hint), skip (see the answer), back (the step \
+                     before), quit (stop here; the lesson resumes next time). ADD, CHECK, BITS, \
+                     EXPLAIN and STATS work on a copy of the lesson's filter."
                 )?;
                 continue;
             }

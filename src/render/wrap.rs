@@ -66,9 +66,35 @@ pub(crate) fn wrap_line(line: &str, width: usize) -> Vec<String> {
         .subsequent_indent(&rest)
         .break_words(false)
         .word_splitter(WordSplitter::NoHyphenation);
-    textwrap::wrap(body, options)
+    // A `quoted command` is one word: it is copied whole, so it is never split.
+    let protected = protect_quoted(body);
+    textwrap::wrap(&protected, options)
         .into_iter()
-        .map(|l| l.into_owned())
+        .map(|l| l.replace(KEEP_TOGETHER, " "))
+        .collect()
+}
+
+/// Stands for a space inside backticks while a line is wrapped: it is not a space to
+/// textwrap, and it is as wide as one.
+const KEEP_TOGETHER: char = '\u{a0}';
+
+/// `text` with each space between a pair of backticks made [`KEEP_TOGETHER`]; a space that
+/// already was one (a no-break space in a key) would come back as a space, so such text is
+/// left as it is.
+fn protect_quoted(text: &str) -> String {
+    if text.contains(KEEP_TOGETHER) {
+        return text.to_string();
+    }
+    let mut inside = false;
+    text.chars()
+        .map(|c| match c {
+            '`' => {
+                inside = !inside;
+                c
+            }
+            ' ' if inside => KEEP_TOGETHER,
+            c => c,
+        })
         .collect()
 }
 
@@ -166,6 +192,11 @@ mod tests {
         );
         let code = "    printf 'ADD fig\\n' | python3 bloom.py";
         case(code, 20, &[code]);
+        case(
+            "run `bloom-tutor lesson basics` to go on",
+            20,
+            &["run", "`bloom-tutor lesson basics`", "to go on"],
+        );
     }
 
     #[test]
