@@ -122,7 +122,7 @@ pub fn run(args: &CalcArgs, out: &mut impl Write) -> anyhow::Result<()> {
 }
 
 /// A whole number with thousands separators: 1,150,207,006.
-fn group(x: f64) -> String {
+pub(crate) fn group(x: f64) -> String {
     let digits = format!("{:.0}", x);
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -87,27 +87,27 @@ fn quits_and_resumes_where_it_left_off() {
 
     let (listed, _) = lesson(&progress, &["--list"], "");
     assert!(
-        listed.contains("basics") && listed.contains("at step 3 of 12"),
+        listed.contains("basics") && listed.contains("at step 3 of 13"),
         "{listed}"
     );
 
-    let answers = "45\n25 39\n22\n22 25 30 39 45 54\nNO\nMAYBE\nno\nNO\n7\n9586\n";
+    let answers = "45\n25 39\n22\n22 25 30 39 45 54\nNO\nMAYBE\nmiel\nno\nNO\n7\n9586\n";
     let (second, code) = lesson(&progress, &[], answers);
     assert_eq!(code, 0);
     golden("second.stdout", &second.replace(&dir_name, "DIR"));
     assert!(
-        second.contains("Welcome back: going on from step 3 of 12."),
+        second.contains("Welcome back: going on from step 3 of 13."),
         "{second}"
     );
     assert!(
-        second.contains("You answered 12 of 12 questions right at the first try."),
+        second.contains("You answered 13 of 13 questions right at the first try."),
         "{second}"
     );
 
     let (third, _) = lesson(&progress, &[], "");
     assert!(third.contains("You have finished `basics`."), "{third}");
     let (restarted, _) = lesson(&progress, &["--restart"], "");
-    assert!(restarted.contains("--- step 1 of 12 ---"), "{restarted}");
+    assert!(restarted.contains("--- step 1 of 13 ---"), "{restarted}");
 }
 
 #[test]
@@ -201,7 +201,7 @@ fn a_failed_write_keeps_the_old_progress_and_says_so() {
     );
     assert!(
         squash(&stdout).contains("(progress not saved: could not save lesson progress")
-            && squash(&stdout).contains("Progress not saved: you were at step 4 of 12."),
+            && squash(&stdout).contains("Progress not saved: you were at step 4 of 13."),
         "no word of the failed save:\n{stdout}"
     );
     assert_eq!(
@@ -276,7 +276,7 @@ fn many_lessons_at_once_on_one_file_never_see_a_torn_file() {
 fn a_file_of_another_lesson_is_refused_and_kept() {
     let dir = tempfile::tempdir().unwrap();
     let progress = dir.path().join("shared.json");
-    let (done, code) = lesson(&progress, &["--restart"], &"skip\n".repeat(12));
+    let (done, code) = lesson(&progress, &["--restart"], &"skip\n".repeat(13));
     assert_eq!(code, 0);
     assert!(done.contains("That is the end of `basics`."), "{done}");
     let before = std::fs::read(&progress).unwrap();
@@ -306,7 +306,7 @@ fn a_file_of_another_lesson_is_refused_and_kept() {
 
     let (listed, _) = lesson(&progress, &["--list"], "");
     assert!(
-        listed.contains("(finished, 12 skipped)")
+        listed.contains("(finished, 13 skipped)")
             && listed.contains("double-hashing filter (not started)"),
         "{listed}"
     );
@@ -332,7 +332,7 @@ fn a_step_past_the_end_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{stdout}");
     assert!(!stdout.contains("going on from"), "{stdout}");
     assert!(
-        stderr.contains("it is at step 12001 but the lesson has 12"),
+        stderr.contains("it is at step 12001 but the lesson has 13"),
         "{stderr}"
     );
 }
@@ -409,7 +409,7 @@ fn endless_answers_end_the_lesson_in_bounded_memory() {
     assert!(
         squash(&stdout)
             .contains("without a line end; that is not typed answers, so the lesson stops here.")
-            && squash(&stdout).contains("Progress saved at step 1 of 12."),
+            && squash(&stdout).contains("Progress saved at step 1 of 13."),
         "{stdout}"
     );
 }
@@ -448,9 +448,9 @@ fn skipped_questions_are_recorded_apart_from_answers() {
     assert_eq!(json["answered"], serde_json::json!(["h1-fig"]), "{text}");
     assert_eq!(json["version"], 1, "{text}");
 
-    let (out, _) = lesson(&progress, &[], &"skip\n".repeat(10));
+    let (out, _) = lesson(&progress, &[], &"skip\n".repeat(11));
     assert!(
-        out.contains("You skipped 11 of 12 questions;")
+        out.contains("You skipped 12 of 13 questions;")
             && out.contains("  - What is h1 for café? (skipped)"),
         "{out}"
     );

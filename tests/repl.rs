@@ -178,7 +178,7 @@ fn the_lesson_runs_on_a_terminal_and_saves_progress() {
     p.exp_string("What is h1 for fig?").expect("the next step");
     p.exp_string("answer> ").unwrap();
     p.send_control('d').unwrap();
-    p.exp_string("Progress saved at step 2 of 12")
+    p.exp_string("Progress saved at step 2 of 13")
         .expect("Ctrl-D saves and leaves");
     p.exp_eof().unwrap();
     assert_eq!(exit_code(&p), 0);

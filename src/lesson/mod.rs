@@ -149,7 +149,11 @@ fn read_answer_line(reader: &mut impl BufRead) -> io::Result<Line> {
 
 /// How a question ended.
 enum Outcome {
-    Answered { first_try: bool },
+    /// Answered right: at the first try (no wrong answer, no hint), and what was typed.
+    Answered {
+        first_try: bool,
+        typed: String,
+    },
     Skipped,
     Back,
     Quit,
@@ -233,26 +237,45 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
             writeln!(out, "{line}")?;
         }
         for cmd in &step.setup {
-            show_command(&mut session, cmd, out)?;
+            if step.quiet {
+                run_on(&mut session, cmd, &mut io::sink())?;
+            } else {
+                show_command(&mut session, cmd, out)?;
+            }
         }
         let outcome = match &step.question {
             Some(q) => ask(q, &session, &mut input, out)?,
-            None => Outcome::Answered { first_try: true },
+            None => Outcome::Answered {
+                first_try: true,
+                typed: String::new(),
+            },
         };
         match outcome {
-            Outcome::Answered { first_try } => {
+            Outcome::Answered { first_try, typed } => {
                 if let Some(q) = &step.question {
+                    // A question answered before (the learner went back) is not a first try
+                    // now, whatever its first answer was: the summary keeps that one.
+                    let again = progress.answered.iter().any(|a| a == q.id);
                     progress.record(q.id, first_try);
-                    writeln!(out, "{}", if first_try { "Right!" } else { "Right." })?;
-                    finish(q, &mut session, out)?;
+                    let right = if first_try && !again {
+                        "Right!"
+                    } else {
+                        "Right."
+                    };
+                    match q.expect.exact_note(&typed) {
+                        Some(note) => writeln!(out, "{right} {note}")?,
+                        None => writeln!(out, "{right}")?,
+                    }
+                    finish(q, &typed, &mut session, out)?;
                 }
                 i += 1;
             }
             Outcome::Skipped => {
                 if let Some(q) = &step.question {
                     progress.skip(q.id);
-                    writeln!(out, "The answer: {}.", q.expect.show())?;
-                    finish(q, &mut session, out)?;
+                    let answer = q.expect.show();
+                    writeln!(out, "The answer: {answer}.")?;
+                    finish(q, &answer, &mut session, out)?;
                 }
                 i += 1;
             }
@@ -445,9 +468,16 @@ fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyh
     Ok(())
 }
 
-fn finish(q: &Question, session: &mut TracedSession, out: &mut impl Write) -> anyhow::Result<()> {
+/// Shows what follows an answer: the reveal commands (`{answer}` in one stands for the
+/// answer given, or shown), then the text to take away.
+fn finish(
+    q: &Question,
+    answer: &str,
+    session: &mut TracedSession,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
     for cmd in &q.reveal {
-        show_command(session, cmd, out)?;
+        show_command(session, &cmd.replace("{answer}", answer), out)?;
     }
     for line in &q.after {
         writeln!(out, "{line}")?;
@@ -507,16 +537,25 @@ fn ask(
         if q.expect.accepts(typed) {
             return Ok(Outcome::Answered {
                 first_try: wrong == 0 && hints_shown == 0,
+                typed: typed.to_string(),
             });
         }
         wrong += 1;
-        match q.slips.iter().find(|(slip, _)| slip.accepts(typed)) {
-            Some((_, why)) => writeln!(out, "Not quite. {why}")?,
-            None if wrong >= 3 => writeln!(
+        if let Some(slip) = q.slips.iter().find(|s| s.expect.accepts(typed)) {
+            writeln!(out, "Not quite. {}", slip.why)?;
+            // The slip says what was right so far; the next hint is about what is left.
+            if let Some(next) = slip.next_hint {
+                hints_shown = hints_shown.max(next);
+            }
+        } else if let Some(feedback) = q.expect.feedback(typed) {
+            writeln!(out, "{feedback}")?;
+        } else if wrong >= 3 {
+            writeln!(
                 out,
                 "Not quite. Type hint for help, or skip to see the answer."
-            )?,
-            None => writeln!(out, "Not quite. Try again, or type hint.")?,
+            )?;
+        } else {
+            writeln!(out, "Not quite. Try again, or type hint.")?;
         }
     }
 }
