@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
@@ -10,7 +11,10 @@ use rustyline::highlight::Highlighter;
 use rustyline::hint::{Hint, Hinter};
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
-use rustyline::{CompletionType, Config, Context, Editor, Helper};
+use rustyline::{
+    Cmd, CompletionType, ConditionalEventHandler, Config, Context, Editor, Event, EventContext,
+    EventHandler, Helper, KeyEvent, RepeatCount,
+};
 
 use crate::cli::Cli;
 use crate::engine::scheme::FilterSpec;
@@ -50,7 +54,10 @@ pub fn history_path() -> Option<PathBuf> {
 
 /// Runs the interactive session until QUIT or Ctrl-D.
 pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
-    let style = Style { on: options.colour };
+    let style = Style {
+        on: options.colour,
+        ruler: None,
+    };
     let config = Config::builder()
         .auto_add_history(false)
         .history_ignore_space(true)
@@ -59,7 +66,16 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         .completion_type(CompletionType::List)
         .build();
     let mut editor: Editor<TutorHelper, DefaultHistory> = Editor::with_config(config)?;
-    editor.set_helper(Some(TutorHelper { style }));
+    let completed = Completed::default();
+    editor.set_helper(Some(TutorHelper {
+        style,
+        completed: completed.clone(),
+    }));
+    // TAB after `CH` gives `CHECK `; a space typed next is the one already there.
+    editor.bind_sequence(
+        KeyEvent::from(' '),
+        EventHandler::Conditional(Box::new(SpaceAfterCompletion { completed })),
+    );
     // Notes, help and messages wrap at the window's width, read again for every line.
     let mut stdout = Wrapped::new(io::stdout(), Width::Terminal);
     let mut stderr = Wrapped::new(io::stderr(), Width::Terminal);
@@ -114,7 +130,10 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
             Ok(None) => {}
             Ok(Some(cmd)) => match session.execute(&cmd) {
                 Ok(Outcome::Quit) => break,
-                Ok(outcome) => terminal::show(&outcome, style, &mut stdout)?,
+                // Rulers fit the window as it is now.
+                Ok(outcome) => {
+                    terminal::show(&outcome, style.at_width(textwrap::termwidth()), &mut stdout)?
+                }
                 Err(e) => writeln!(stderr, "{} {e}", style.error("error:"))?,
             },
             Err(e) => writeln!(stderr, "{} {e}", style.error("error:"))?,
@@ -157,9 +176,52 @@ fn greeting(spec: FilterSpec) -> [String; 2] {
     ]
 }
 
+/// The line as TAB completion left it, when it ended with the space after a command word:
+/// a space typed right after that is dropped, so `CH<TAB> fig` and `CH<TAB>fig` both give
+/// `CHECK fig` (two spaces would make the key ` fig`).
+#[derive(Debug, Clone, Default)]
+struct Completed(Arc<Mutex<Option<String>>>);
+
+impl Completed {
+    fn set(&self, line: Option<String>) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = line;
+        }
+    }
+
+    /// Whether `line` is the one completion left (and forgets it either way).
+    fn take_if(&self, line: &str) -> bool {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|mut slot| slot.take())
+            .is_some_and(|completed| completed == line)
+    }
+}
+
+/// Drops a space typed right after the space TAB completion put there.
+struct SpaceAfterCompletion {
+    completed: Completed,
+}
+
+impl ConditionalEventHandler for SpaceAfterCompletion {
+    fn handle(
+        &self,
+        _evt: &Event,
+        _n: RepeatCount,
+        _positive: bool,
+        ctx: &EventContext,
+    ) -> Option<Cmd> {
+        let at_end = ctx.pos() == ctx.line().len();
+        (self.completed.take_if(ctx.line()) && at_end).then_some(Cmd::Noop)
+    }
+}
+
 /// Completion, hints and hint colour for the line editor.
 struct TutorHelper {
     style: Style,
+    /// What the last completion left, for [`SpaceAfterCompletion`].
+    completed: Completed,
 }
 
 /// The rest of a command word and what it takes, shown after the cursor.
@@ -207,7 +269,7 @@ impl Completer for TutorHelper {
             }
             Some(_) => return Ok((pos, Vec::new())),
         };
-        let candidates = Verb::ALL
+        let candidates: Vec<String> = Verb::ALL
             .iter()
             .filter(|v| v.word().len() >= typed.len())
             .filter(|v| v.word()[..typed.len()].eq_ignore_ascii_case(typed))
@@ -220,6 +282,14 @@ impl Completer for TutorHelper {
                 }
             })
             .collect();
+        // One candidate is inserted at once; remember the line it makes if it ends the
+        // line with a space.
+        self.completed.set(match candidates.as_slice() {
+            [only] if only.ends_with(' ') && pos == line.len() => {
+                Some(format!("{}{only}", &line[..start]))
+            }
+            _ => None,
+        });
         Ok((start, candidates))
     }
 }

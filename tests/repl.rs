@@ -43,10 +43,14 @@ fn answers_explains_and_leaves_on_ctrl_d() {
         .expect("a note says which bits are 0");
     p.exp_string("bloom> ").unwrap();
     p.send_line("BITS").unwrap();
+    p.exp_string("0         10        20        30        40        50        60")
+        .expect("a ruler numbers every tenth bit");
+    p.exp_string("0123456789012345678901234567890123456789012345678901234567890123")
+        .expect("and every bit's last digit");
     p.exp_string("0000000000000000000000000000000000000000000001000000001000000000")
         .expect("BITS answers");
-    p.exp_string("the last ADD set 54, 45")
-        .expect("BITS names the last ADD's bits");
+    p.exp_string("newly set by the last ADD: 54, 45")
+        .expect("BITS names the bits the last ADD newly set");
     p.exp_string("bloom> ").unwrap();
     p.send_line("FOO").unwrap();
     p.exp_string("unknown command `FOO`")
@@ -148,6 +152,19 @@ fn tab_completes_command_words() {
     p.send_line("fig").unwrap();
     p.exp_string("MAYBE").expect("the completed command ran");
     p.exp_string("CHECK fig: positions 54, 45").unwrap();
+    p.exp_string("bloom> ").unwrap();
+    // A space typed after the completion is the one TAB already put there.
+    p.send("CH\t").unwrap();
+    p.flush().unwrap();
+    p.exp_string("CHECK ").expect("TAB completed the word");
+    p.send_line(" fig").unwrap();
+    p.exp_string("MAYBE")
+        .expect("`CH<TAB> fig` checks fig, not the key ` fig`");
+    p.exp_string("CHECK fig: positions 54, 45").unwrap();
+    p.exp_string("bloom> ").unwrap();
+    // Typed by hand, two spaces still make a key that starts with a space.
+    p.send_line("CHECK  fig").unwrap();
+    p.exp_string("CHECK \" fig\"").expect("the key ` fig`");
     p.exp_string("bloom> ").unwrap();
     p.send_line("HELP").unwrap();
     p.exp_string("EXPLAIN key")

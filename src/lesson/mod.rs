@@ -460,7 +460,14 @@ fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyh
         | Command::Explain(_)
         | Command::Stats
         | Command::Remove(_) => match session.execute(&cmd) {
-            Ok(outcome) => terminal::show(&outcome, Style { on: false }, out)?,
+            Ok(outcome) => {
+                // A terminal gets rulers over BITS; a piped lesson keeps one plain line.
+                let style = Style {
+                    on: false,
+                    ruler: io::stdout().is_terminal().then(textwrap::termwidth),
+                };
+                terminal::show(&outcome, style, out)?
+            }
             Err(e) => writeln!(out, "error: {e}")?,
         },
         Command::Clear | Command::Help(_) | Command::Quit => {}

@@ -14,7 +14,7 @@ pub fn summary(verb: Verb) -> (&'static str, &'static str) {
         ),
         Verb::Remove => (
             "REMOVE key",
-            "not possible in a plain Bloom filter (HELP REMOVE says why)",
+            "refused: in a plain Bloom filter, keys share bits",
         ),
         Verb::Bits => ("BITS", "print every bit, bit 0 first"),
         Verb::Explain => (
@@ -68,7 +68,8 @@ fn details(verb: Verb) -> &'static [&'static str] {
         Verb::Remove => &[
             "A plain Bloom filter cannot remove a key. Two keys can share a bit: clearing",
             "the bits of one key could clear a bit another key needs, and CHECK would then",
-            "answer NO for a key that was added. CLEAR empties the whole filter instead.",
+            "answer NO for a key that was added: a false negative. CLEAR empties the whole",
+            "filter instead.",
         ],
         Verb::Bits => &["Prints the whole filter as 0s and 1s on one line, bit 0 on the left."],
         Verb::Explain => &[
