@@ -51,38 +51,38 @@ pub fn filter_name(scheme: Scheme) -> &'static str {
     }
 }
 
-/// A few more sentences about one command.
+/// A few more sentences about one command, one paragraph each: a terminal wraps them at
+/// its width.
 fn details(verb: Verb) -> &'static [&'static str] {
     match verb {
         Verb::Add => &[
-            "Hashes the key to k positions and sets the bit at each one to 1.",
-            "Bits only ever go from 0 to 1, so nothing an ADD does can be undone.",
+            "Hashes the key to k positions and sets the bit at each one to 1. Bits only ever go \
+             from 0 to 1, so nothing an ADD does can be undone.",
             "The key is every byte after the first space: `ADD hello world` adds `hello world`.",
         ],
         Verb::Check => &[
-            "Hashes the key to the same k positions that ADD would use.",
-            "If any of those bits is 0 the key was never added: NO, and NO is always right.",
-            "If all are 1 the answer is MAYBE: the key was probably added, but other keys",
-            "may have set those bits. A MAYBE for a key never added is a false positive.",
+            "Hashes the key to the same k positions that ADD would use. If any of those bits is \
+             0 the key was never added: NO, and NO is always right.",
+            "If all are 1 the answer is MAYBE: the key was probably added, but other keys may \
+             have set those bits. A MAYBE for a key never added is a false positive.",
         ],
         Verb::Remove => &[
-            "A plain Bloom filter cannot remove a key. Two keys can share a bit: clearing",
-            "the bits of one key could clear a bit another key needs, and CHECK would then",
-            "answer NO for a key that was added: a false negative. CLEAR empties the whole",
-            "filter instead.",
+            "A plain Bloom filter cannot remove a key. Two keys can share a bit: clearing the \
+             bits of one key could clear a bit another key needs, and CHECK would then answer NO \
+             for a key that was added: a false negative. CLEAR empties the whole filter instead.",
         ],
         Verb::Bits => &["Prints the whole filter as 0s and 1s on one line, bit 0 on the left."],
         Verb::Explain => &[
-            "Shows the key's bytes, the arithmetic that turns them into positions,",
-            "whether each bit is set and which key set it, and what CHECK would answer.",
+            "Shows the key's bytes, the arithmetic that turns them into positions, whether each \
+             bit is set and which key set it, and what CHECK would answer.",
         ],
         Verb::Stats => &[
-            "Counts the keys added and the bits set, then compares the chance of a false",
-            "positive from the fill, (bits set / m)^k, with the textbook (1 - e^(-kn/m))^k.",
+            "Counts the keys added and the bits set, X, then compares the chance of a false \
+             positive from the fill, (X/m)^k, with the textbook (1 - e^(-kn/m))^k.",
         ],
         Verb::Clear => &[
-            "Sets every bit back to 0. A plain Bloom filter cannot remove one key,",
-            "because that key's bits may be the same bits another key needs.",
+            "Sets every bit back to 0. A plain Bloom filter cannot remove one key, because that \
+             key's bits may be the same bits another key needs.",
         ],
         Verb::Help => &["`HELP CHECK` says more about CHECK, and so on for each command."],
         Verb::Quit => {

@@ -78,23 +78,46 @@ pub(crate) fn wrap_line(line: &str, width: usize) -> Vec<String> {
 /// textwrap, and it is as wide as one.
 const KEEP_TOGETHER: char = '\u{a0}';
 
-/// `text` with each space between a pair of backticks made [`KEEP_TOGETHER`]; a space that
-/// already was one (a no-break space in a key) would come back as a space, so such text is
-/// left as it is.
+/// `text` with each space between a pair of backticks, or inside a short parenthesis (a
+/// formula such as `(1 - e^(-kn/m))^k`), made [`KEEP_TOGETHER`]. A space that already was
+/// one (a no-break space in a key) would come back as a space, so such text is left as is.
 fn protect_quoted(text: &str) -> String {
+    /// A parenthesis this long or shorter is read as one term of a formula.
+    const SHORT: usize = 20;
     if text.contains(KEEP_TOGETHER) {
         return text.to_string();
     }
-    let mut inside = false;
-    text.chars()
-        .map(|c| match c {
-            '`' => {
-                inside = !inside;
-                c
+    let chars: Vec<char> = text.chars().collect();
+    let mut keep = vec![false; chars.len()];
+    let mut quoted = false;
+    for (i, &c) in chars.iter().enumerate() {
+        match c {
+            '`' => quoted = !quoted,
+            ' ' if quoted => keep[i] = true,
+            '(' => {
+                // The matching parenthesis, if it closes soon.
+                let mut depth = 0;
+                let end = chars[i..].iter().take(SHORT).position(|&d| {
+                    depth += match d {
+                        '(' => 1,
+                        ')' => -1,
+                        _ => 0,
+                    };
+                    depth == 0
+                });
+                if let Some(len) = end {
+                    for k in keep.iter_mut().skip(i).take(len) {
+                        *k = true;
+                    }
+                }
             }
-            ' ' if inside => KEEP_TOGETHER,
-            c => c,
-        })
+            _ => {}
+        }
+    }
+    chars
+        .iter()
+        .zip(keep)
+        .map(|(&c, k)| if k && c == ' ' { KEEP_TOGETHER } else { c })
         .collect()
 }
 
@@ -196,6 +219,11 @@ mod tests {
             "run `bloom-tutor lesson basics` to go on",
             20,
             &["run", "`bloom-tutor lesson basics`", "to go on"],
+        );
+        case(
+            "compared with the textbook (1 - e^(-kn/m))^k today",
+            30,
+            &["compared with the textbook", "(1 - e^(-kn/m))^k today"],
         );
     }
 
