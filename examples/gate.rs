@@ -1,4 +1,4 @@
-//! The lesson's use of a Bloom filter: a gate in front of an expensive lookup.
+//! The usual job of a Bloom filter: a gate in front of an expensive lookup.
 //! Run it with `cargo run --example gate`.
 #![allow(clippy::print_stdout)]
 

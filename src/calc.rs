@@ -74,7 +74,8 @@ impl fmt::Display for CalcError {
             CalcError::TooFewGiven => write!(
                 f,
                 "give two of --items N, --fp P and --bits M (and --hashes K if you want a fixed k), \
-                 for example `bloom-tutor calc --items 1000 --fp 1%`"
+                 for example `{} calc --items 1000 --fp 1%`",
+                crate::invoked::tutor()
             ),
             CalcError::NothingToSolve => write!(
                 f,

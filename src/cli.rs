@@ -40,11 +40,17 @@ pub struct Cli {
     pub no_history: bool,
 }
 
-/// Parses the command line. `--help` and `--version` are written here, and a failure to
-/// write them is an error (status 2), as is a bad command line; `Err` is the status to exit
-/// with.
+/// Parses the command line, with usage and errors naming the tutor as the learner's shell
+/// runs it (`target/release/bloom-tutor` when it is not on PATH). `--help` and `--version`
+/// are written here, and a failure to write them is an error (status 2), as is a bad command
+/// line; `Err` is the status to exit with.
 pub fn parse() -> Result<Cli, ExitCode> {
-    let err = match Cli::try_parse() {
+    use clap::{CommandFactory, FromArgMatches};
+    let parsed = Cli::command()
+        .bin_name(crate::invoked::tutor())
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let err = match parsed {
         Ok(cli) => return Ok(cli),
         Err(err) => err,
     };
@@ -123,20 +129,69 @@ impl ValueEnum for Scheme {
 /// The tutor's other tools.
 #[derive(Debug, Subcommand)]
 pub enum Sub {
+    /// A guided lesson: predict each answer, then see it on a real filter
+    Lesson(LessonArgs),
+    /// The program to write: its rules, what the grader checks, a worked example, starters
+    Exercise(ExerciseArgs),
     /// Check a learner's solution to the exercise, and name the mistake behind a wrong answer
     Grade(GradeArgs),
     /// Size a filter: give some of --items, --fp, --bits and --hashes, and it works out the rest
     Calc(CalcArgs),
     /// Measure false positives on real filters and compare them with the theory
     Experiment(ExperimentArgs),
-    /// A guided lesson: predict each answer, then see it on a real filter
-    Lesson(LessonArgs),
 }
+
+/// `bloom-tutor exercise [--scheme NAME] [--starter LANGUAGE]`
+#[derive(Debug, Args)]
+pub struct ExerciseArgs {
+    /// The filter to write (default: bytesum)
+    #[arg(long, value_name = "NAME")]
+    pub scheme: Option<Scheme>,
+
+    /// Print a starter program in this language instead: input and output done, the bit
+    /// array and the positions left to you
+    #[arg(long, value_name = "LANGUAGE")]
+    pub starter: Option<Language>,
+}
+
+/// A language the exercise has a starter program in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Language {
+    Python,
+    C,
+    Rust,
+}
+
+impl Language {
+    /// Every language, in the order the tutor lists them.
+    pub const ALL: [Language; 3] = [Language::Python, Language::C, Language::Rust];
+
+    /// The name `--starter` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::C => "c",
+            Language::Rust => "rust",
+        }
+    }
+
+    /// The file the exercise suggests saving the starter as.
+    pub fn file(self) -> &'static str {
+        match self {
+            Language::Python => "bloom.py",
+            Language::C => "bloom.c",
+            Language::Rust => "bloom.rs",
+        }
+    }
+}
+
+/// Seconds `grade` gives each case unless `--timeout` says otherwise.
+pub const DEFAULT_TIMEOUT: f64 = 5.0;
 
 /// `bloom-tutor lesson [NAME]`
 #[derive(Debug, Args)]
 pub struct LessonArgs {
-    /// Which lesson (default: basics, the main lesson)
+    /// Which lesson (default: basics; --list lists them all)
     #[arg(value_name = "NAME")]
     pub name: Option<String>,
 
@@ -245,7 +300,7 @@ pub struct GradeArgs {
     pub case: Option<String>,
 
     /// Seconds each case may take before the program is stopped
-    #[arg(long, value_name = "SECS", default_value_t = 5.0, value_parser = parse_timeout)]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT, value_parser = parse_timeout)]
     pub timeout: f64,
 
     /// Write the report as JSON, for course tooling

@@ -12,11 +12,13 @@ pub(crate) mod atomic;
 pub mod cli;
 pub(crate) mod engine;
 pub(crate) mod escape;
+pub(crate) mod invoked;
 pub(crate) mod render;
 pub(crate) mod script;
 pub(crate) mod units;
 
 pub(crate) mod calc;
+pub(crate) mod exercise;
 pub(crate) mod experiment;
 pub(crate) mod grade;
 pub(crate) mod history;
@@ -52,6 +54,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::SUCCESS
             }
             cli::Sub::Lesson(args) => lesson::run(args, &mut out)?,
+            cli::Sub::Exercise(args) => {
+                exercise::run(args, &mut out)?;
+                ExitCode::SUCCESS
+            }
             cli::Sub::Experiment(args) => {
                 experiment::run(args, &mut out)?;
                 ExitCode::SUCCESS

@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
@@ -10,12 +11,17 @@ use rustyline::highlight::Highlighter;
 use rustyline::hint::{Hint, Hinter};
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
-use rustyline::{CompletionType, Config, Context, Editor, Helper};
+use rustyline::{
+    Cmd, CompletionType, ConditionalEventHandler, Config, Context, Editor, Event, EventContext,
+    EventHandler, Helper, KeyEvent, RepeatCount,
+};
 
 use crate::cli::Cli;
 use crate::engine::scheme::FilterSpec;
 use crate::history::HistoryFile;
+use crate::render::help::filter_name;
 use crate::render::terminal::{self, Style};
+use crate::render::wrap::{Width, Wrapped};
 use crate::script::command::{Command, Takes, Verb};
 use crate::script::session::{Outcome, TracedSession};
 
@@ -49,7 +55,10 @@ pub fn history_path() -> Option<PathBuf> {
 
 /// Runs the interactive session until QUIT or Ctrl-D.
 pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
-    let style = Style { on: options.colour };
+    let style = Style {
+        on: options.colour,
+        ruler: None,
+    };
     let config = Config::builder()
         .auto_add_history(false)
         .history_ignore_space(true)
@@ -58,9 +67,19 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         .completion_type(CompletionType::List)
         .build();
     let mut editor: Editor<TutorHelper, DefaultHistory> = Editor::with_config(config)?;
-    editor.set_helper(Some(TutorHelper { style }));
-    let mut stdout = io::stdout();
-    let mut stderr = io::stderr();
+    let completed = Completed::default();
+    editor.set_helper(Some(TutorHelper {
+        style,
+        completed: completed.clone(),
+    }));
+    // TAB after `CH` gives `CHECK `; a space typed next is the one already there.
+    editor.bind_sequence(
+        KeyEvent::from(' '),
+        EventHandler::Conditional(Box::new(SpaceAfterCompletion { completed })),
+    );
+    // Notes, help and messages wrap at the window's width, read again for every line.
+    let mut stdout = Wrapped::new(io::stdout(), Width::Terminal);
+    let mut stderr = Wrapped::new(io::stderr(), Width::Terminal);
 
     let mut history = options
         .history
@@ -82,14 +101,10 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
             }
         });
 
-    writeln!(
-        stdout,
-        "bloom-tutor: a Bloom filter of {} bits with {} hashes ({}), all bits 0.\n\
-         Try `ADD fig`, then `CHECK fig` and `BITS`. HELP lists every command; Ctrl-D leaves.",
-        spec.bits(),
-        spec.hashes(),
-        spec.scheme()
-    )?;
+    for line in greeting(spec) {
+        writeln!(stdout, "{line}")?;
+    }
+    stdout.flush()?;
     let mut session = TracedSession::new(spec);
     loop {
         let line = match editor.readline(PROMPT) {
@@ -152,7 +167,8 @@ fn run_line(
         Ok(None) => {}
         Ok(Some(cmd)) => match session.execute(&cmd) {
             Ok(Outcome::Quit) => return Ok(Flow::Quit),
-            Ok(outcome) => terminal::show(&outcome, style, stdout)?,
+            // Rulers fit the window as it is now.
+            Ok(outcome) => terminal::show(&outcome, style.at_width(textwrap::termwidth()), stdout)?,
             // A person reads errors on stderr; one that cannot be written must not end the
             // session.
             Err(e) => {
@@ -166,9 +182,76 @@ fn run_line(
     Ok(Flow::Continue)
 }
 
+/// The first lines of a session, each under 80 columns: which filter this is, and what to
+/// type first.
+fn greeting(spec: FilterSpec) -> [String; 2] {
+    let scheme = spec.scheme();
+    let filter = if FilterSpec::new(scheme, None, None).is_ok_and(|own| own == spec) {
+        format!(
+            "{} (m = {}, k = {})",
+            filter_name(scheme),
+            spec.bits(),
+            spec.hashes()
+        )
+    } else {
+        format!(
+            "a {scheme} filter of {} bits with k = {}",
+            spec.bits(),
+            spec.hashes()
+        )
+    };
+    [
+        format!("bloom-tutor: {filter}, all bits 0."),
+        "Try ADD fig, then CHECK fig and BITS. HELP lists commands; Ctrl-D leaves.".to_string(),
+    ]
+}
+
+/// The line as TAB completion left it, when it ended with the space after a command word:
+/// a space typed right after that is dropped, so `CH<TAB> fig` and `CH<TAB>fig` both give
+/// `CHECK fig` (two spaces would make the key ` fig`).
+#[derive(Debug, Clone, Default)]
+struct Completed(Arc<Mutex<Option<String>>>);
+
+impl Completed {
+    fn set(&self, line: Option<String>) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = line;
+        }
+    }
+
+    /// Whether `line` is the one completion left (and forgets it either way).
+    fn take_if(&self, line: &str) -> bool {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|mut slot| slot.take())
+            .is_some_and(|completed| completed == line)
+    }
+}
+
+/// Drops a space typed right after the space TAB completion put there.
+struct SpaceAfterCompletion {
+    completed: Completed,
+}
+
+impl ConditionalEventHandler for SpaceAfterCompletion {
+    fn handle(
+        &self,
+        _evt: &Event,
+        _n: RepeatCount,
+        _positive: bool,
+        ctx: &EventContext,
+    ) -> Option<Cmd> {
+        let at_end = ctx.pos() == ctx.line().len();
+        (self.completed.take_if(ctx.line()) && at_end).then_some(Cmd::Noop)
+    }
+}
+
 /// Completion, hints and hint colour for the line editor.
 struct TutorHelper {
     style: Style,
+    /// What the last completion left, for [`SpaceAfterCompletion`].
+    completed: Completed,
 }
 
 /// The rest of a command word and what it takes, shown after the cursor.
@@ -216,7 +299,7 @@ impl Completer for TutorHelper {
             }
             Some(_) => return Ok((pos, Vec::new())),
         };
-        let candidates = Verb::ALL
+        let candidates: Vec<String> = Verb::ALL
             .iter()
             .filter(|v| v.word().len() >= typed.len())
             .filter(|v| v.word()[..typed.len()].eq_ignore_ascii_case(typed))
@@ -229,6 +312,14 @@ impl Completer for TutorHelper {
                 }
             })
             .collect();
+        // One candidate is inserted at once; remember the line it makes if it ends the
+        // line with a space.
+        self.completed.set(match candidates.as_slice() {
+            [only] if only.ends_with(' ') && pos == line.len() => {
+                Some(format!("{}{only}", &line[..start]))
+            }
+            _ => None,
+        });
         Ok((start, candidates))
     }
 }
@@ -279,3 +370,28 @@ impl Highlighter for TutorHelper {
 impl Validator for TutorHelper {}
 
 impl Helper for TutorHelper {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scheme::Scheme;
+
+    #[test]
+    fn the_greeting_fits_80_columns() {
+        let mut specs: Vec<FilterSpec> = Scheme::ALL
+            .iter()
+            .filter_map(|&s| FilterSpec::new(s, None, None).ok())
+            .collect();
+        specs.extend(FilterSpec::new(Scheme::Djb2Fnv, Some(1 << 32), Some(1000)).ok());
+        assert_eq!(specs.len(), 4);
+        for spec in specs {
+            for line in greeting(spec) {
+                assert!(line.chars().count() <= 80, "{} columns: {line}", line.len());
+            }
+        }
+        assert_eq!(
+            greeting(FilterSpec::lesson())[0],
+            "bloom-tutor: the 64-bit byte-sum filter (m = 64, k = 2), all bits 0."
+        );
+    }
+}

@@ -432,7 +432,7 @@ fn run_with(
             )?;
             writeln!(
                 out,
-                "The sum of a short key's bytes is a small number, so the lesson's hashes reach few of a large \
+                "The sum of a short key's bytes is a small number, so the byte-sum hashes reach few of a large \
                  filter's bits and keys crowd onto them; murmur3 spreads keys evenly, as the formula assumes."
             )?;
         }

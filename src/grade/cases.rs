@@ -83,7 +83,7 @@ pub fn all() -> Vec<Case> {
     vec![
         case(
             "lesson-trace",
-            "the lesson's worked example: fig, lime, date, BITS, plum and sun",
+            "the worked example: fig, lime, date, BITS, plum and sun",
             &[
                 "ADD fig",
                 "ADD lime",

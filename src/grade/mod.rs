@@ -24,7 +24,7 @@ use mistakes::Mistake;
 use runner::{End, Limits, RunError};
 
 /// Output beyond this is a flood: the program is stopped and the report stays small.
-const OUTPUT_CAP: usize = 1 << 20;
+pub(crate) const OUTPUT_CAP: usize = 1 << 20;
 
 /// How many bytes of one line of the program's output the human report shows.
 const LINE_SHOWN: usize = 200;
@@ -118,8 +118,9 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.program.is_empty() {
+        let tutor = crate::invoked::tutor();
         anyhow::bail!(
-            "no program to grade, expected `bloom-tutor grade -- PROGRAM [ARGS...]` (for example `bloom-tutor grade -- python3 bloom.py`)"
+            "no program to grade, expected `{tutor} grade -- PROGRAM [ARGS...]` (for example `{tutor} grade -- python3 bloom.py`)"
         );
     }
     let chosen = match &args.case {
@@ -198,7 +199,8 @@ fn interrupted(out: &mut impl Write, json: bool, signal: i32, done: usize) -> Ex
 
 fn find(name: &str) -> anyhow::Result<Case> {
     cases::find(name).ok_or_else(|| {
-        anyhow::anyhow!("no case called `{name}`; `bloom-tutor grade --list` lists them")
+        let tutor = crate::invoked::tutor();
+        anyhow::anyhow!("no case called `{name}`; `{tutor} grade --list` lists them")
     })
 }
 
@@ -373,7 +375,8 @@ fn write_verdict(out: &mut impl Write, v: &Verdict, run: &runner::Run) -> std::i
             writeln!(out, "         | {line}")?;
         }
     }
-    writeln!(out, "       reproduce: bloom-tutor grade --show {}", v.name)?;
+    let tutor = crate::invoked::tutor();
+    writeln!(out, "       reproduce: {tutor} grade --show {}", v.name)?;
     Ok(())
 }
 

@@ -2,6 +2,9 @@
 
 use std::collections::BTreeSet;
 
+use crate::engine::bloom::{Answer, Bloom};
+use crate::engine::scheme::FilterSpec;
+
 /// The shape of a right answer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expect {
@@ -9,9 +12,70 @@ pub enum Expect {
     Word(Vec<String>),
     /// A number, within a tolerance.
     Number { value: f64, tolerance: f64 },
-    /// Bit positions in any order, separated by spaces or commas; a 64-character BITS line
-    /// is read as the positions of its 1s.
+    /// Bit positions in any order, separated by spaces or commas; a BITS line (eight or
+    /// more 0s and 1s) is read as the positions of its 1s.
     Positions(BTreeSet<u64>),
+    /// A key of the learner's own that is a false positive on a filter.
+    FalsePositive(Box<FalsePositive>),
+}
+
+/// A filter with some keys added, on which the learner finds a key never added that CHECK
+/// answers MAYBE.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FalsePositive {
+    pub spec: FilterSpec,
+    /// The keys in the filter.
+    pub added: Vec<String>,
+    /// False positives the learner has already been shown: they do not count.
+    pub seen: Vec<String>,
+    /// One the tutor found itself, shown when the learner gives up.
+    pub example: String,
+}
+
+impl FalsePositive {
+    fn bloom(&self) -> Bloom {
+        let mut bloom = Bloom::new(self.spec);
+        for key in &self.added {
+            bloom.add(key.as_bytes());
+        }
+        bloom
+    }
+
+    fn accepts(&self, key: &str) -> bool {
+        !key.is_empty()
+            && !self.added.iter().any(|k| k == key)
+            && !self.seen.iter().any(|k| k == key)
+            && self.bloom().check(key.as_bytes()) == Answer::Maybe
+    }
+
+    /// Why `key` is not a new false positive, from the filter itself.
+    fn why_not(&self, key: &str) -> String {
+        if self.added.iter().any(|k| k == key) {
+            return format!(
+                "{key} was added, so its MAYBE is right: a false positive is a key never added."
+            );
+        }
+        if self.seen.iter().any(|k| k == key) {
+            return format!("{key} is the one you have seen already; find one of your own.");
+        }
+        let mut positions = Vec::new();
+        self.spec.positions(key.as_bytes(), &mut positions);
+        let bloom = self.bloom();
+        let zeros: Vec<u64> = positions
+            .iter()
+            .copied()
+            .filter(|&p| bloom.bit(p) == Some(false))
+            .collect();
+        let zero_text = match zeros.as_slice() {
+            [one] => format!("bit {one} is 0"),
+            many => format!("bits {} are 0", and_list(many)),
+        };
+        format!(
+            "{key} hashes to positions {}, and {zero_text}, so CHECK {key} answers NO. Try \
+             another key.",
+            and_list(&positions)
+        )
+    }
 }
 
 impl Expect {
@@ -43,6 +107,51 @@ impl Expect {
                 parse_number(typed).is_some_and(|x| (x - value).abs() <= *tolerance + 1e-9)
             }
             Expect::Positions(want) => parse_positions(typed).is_some_and(|got| got == *want),
+            Expect::FalsePositive(fp) => fp.accepts(typed),
+        }
+    }
+
+    /// What to say about a wrong answer that the shape of the answer explains: which
+    /// positions are missing or extra, a number that is close, why a key is no false
+    /// positive. `None` when there is nothing better than a general hint.
+    pub fn feedback(&self, typed: &str) -> Option<String> {
+        let typed = typed.trim();
+        match self {
+            Expect::Word(_) => None,
+            Expect::Number { value, tolerance } => {
+                let x = parse_number(typed)?;
+                let near = (value.abs() * 0.1).max(*tolerance * 4.0).max(0.5);
+                ((x - value).abs() <= near).then(|| {
+                    "Close, but not quite. Work with the numbers as given and round only at \
+                     the end."
+                        .to_string()
+                })
+            }
+            Expect::Positions(want) => {
+                let got = parse_positions(typed)?;
+                let missing: Vec<u64> = want.difference(&got).copied().collect();
+                let extra: Vec<u64> = got.difference(want).copied().collect();
+                let mut parts = Vec::new();
+                if !missing.is_empty() {
+                    parts.push(format!("{} missing", listed(&missing)));
+                }
+                if !extra.is_empty() {
+                    parts.push(format!("{} not one of them", listed(&extra)));
+                }
+                Some(format!("Not quite: {}.", parts.join(", and ")))
+            }
+            Expect::FalsePositive(fp) => Some(format!("Not quite. {}", fp.why_not(typed))),
+        }
+    }
+
+    /// A note when `typed` was accepted but is not exactly the answer (a rounded number).
+    pub fn exact_note(&self, typed: &str) -> Option<String> {
+        match self {
+            Expect::Number { value, .. } => {
+                let x = parse_number(typed.trim())?;
+                (x != *value).then(|| format!("The exact value is {}.", format_number(*value)))
+            }
+            Expect::Word(_) | Expect::Positions(_) | Expect::FalsePositive(_) => None,
         }
     }
 
@@ -55,7 +164,26 @@ impl Expect {
                 .unwrap_or_default(),
             Expect::Number { value, .. } => format_number(*value),
             Expect::Positions(ps) => ps.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
+            Expect::FalsePositive(fp) => fp.example.clone(),
         }
+    }
+}
+
+/// `30`, `30 and 31` or `30, 31 and 40`.
+fn and_list(ps: &[u64]) -> String {
+    let shown: Vec<String> = ps.iter().map(u64::to_string).collect();
+    match shown.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// `30 is` or `30 and 31 are`, for a sentence about positions.
+fn listed(ps: &[u64]) -> String {
+    match ps {
+        [_] => format!("{} is", and_list(ps)),
+        _ => format!("{} are", and_list(ps)),
     }
 }
 
@@ -75,7 +203,8 @@ fn parse_number(typed: &str) -> Option<f64> {
 
 fn parse_positions(typed: &str) -> Option<BTreeSet<u64>> {
     let t = typed.trim();
-    if t.len() == 64 && t.bytes().all(|b| b == b'0' || b == b'1') {
+    // A BITS line: eight or more 0s and 1s (no position list is written that way).
+    if t.len() >= 8 && t.bytes().all(|b| b == b'0' || b == b'1') {
         return Some(
             t.bytes()
                 .enumerate()
@@ -87,12 +216,17 @@ fn parse_positions(typed: &str) -> Option<BTreeSet<u64>> {
     split(t).map(|s| s.parse::<u64>().ok()).collect()
 }
 
-/// A number without a trailing `.0`.
+/// A number as a person writes it: whole numbers without `.0`, others with at most two
+/// decimals (`85.04`, `19.7`).
 pub fn format_number(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{}", x as i64)
     } else {
-        format!("{x}")
+        let shown = format!("{x:.2}");
+        shown
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
     }
 }
 
@@ -119,11 +253,65 @@ mod tests {
     }
 
     #[test]
+    fn positions_say_what_is_missing_and_extra() {
+        let e = Expect::positions([22, 25, 30]);
+        assert_eq!(
+            e.feedback("22 25").as_deref(),
+            Some("Not quite: 30 is missing.")
+        );
+        assert_eq!(
+            e.feedback("22 25 31 40").as_deref(),
+            Some("Not quite: 30 is missing, and 31 and 40 are not one of them.")
+        );
+        assert_eq!(e.feedback("many"), None);
+    }
+
+    #[test]
+    fn a_close_number_is_called_close_and_a_rounded_one_gets_the_exact() {
+        let e = Expect::about(30.8, 0.25);
+        assert!(e.feedback("30").is_some_and(|f| f.starts_with("Close")));
+        assert_eq!(e.feedback("3"), None);
+        let e = Expect::about(9586.0, 2.0);
+        assert_eq!(
+            e.exact_note("9584").as_deref(),
+            Some("The exact value is 9586.")
+        );
+        assert_eq!(e.exact_note("9586"), None);
+    }
+
+    #[test]
+    fn a_false_positive_is_checked_on_the_filter() {
+        let e = Expect::FalsePositive(Box::new(FalsePositive {
+            spec: FilterSpec::lesson(),
+            added: vec!["fig".into(), "lime".into(), "date".into()],
+            seen: vec!["sun".into()],
+            example: "miel".into(),
+        }));
+        assert!(e.accepts("miel"), "miel: positions 39 and 30, both set");
+        assert!(!e.accepts("sun"), "sun was shown already");
+        assert!(!e.accepts("fig"), "fig was added");
+        assert!(!e.accepts("plum"));
+        assert_eq!(
+            e.feedback("plum").as_deref(),
+            Some(
+                "Not quite. plum hashes to positions 62 and 27, and bits 62 and 27 are 0, so \
+                 CHECK plum answers NO. Try another key."
+            )
+        );
+        assert!(
+            e.feedback("fig")
+                .is_some_and(|f| f.contains("fig was added"))
+        );
+    }
+
+    #[test]
     fn numbers_allow_a_tolerance() {
         assert!(Expect::number(54.0).accepts("54"));
         assert!(!Expect::number(54.0).accepts("54.5"));
         assert!(Expect::about(9.59, 0.05).accepts("9.6"));
         assert!(Expect::number(9586.0).accepts("9,586"));
         assert_eq!(Expect::number(7.0).show(), "7");
+        assert_eq!(Expect::about(85.043138, 1.5).show(), "85.04");
+        assert_eq!(Expect::about(19.7, 0.1).show(), "19.7");
     }
 }

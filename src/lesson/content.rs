@@ -1,10 +1,16 @@
 //! The lessons themselves: steps of text, questions and the commands that show the answer.
 //! Every number a question expects is computed by the same code the filter uses.
 
-use super::answer::Expect;
-use crate::engine::scheme::{FilterSpec, Scheme, byte_sums, djb2_fnv, floor_mod, murmur3_32};
+mod double_hashing;
+mod murmur3;
+
+use super::answer::{Expect, FalsePositive};
+use crate::engine::bloom::{Answer, Bloom};
+use crate::engine::scheme::{FilterSpec, Scheme, byte_sums, murmur3_32};
 use crate::engine::theory;
 use crate::experiment::{Plan, measure};
+use crate::invoked;
+use crate::units::group;
 
 /// One lesson: a filter to work on and the steps to go through.
 #[derive(Debug, Clone)]
@@ -13,6 +19,8 @@ pub struct Lesson {
     pub title: &'static str,
     pub spec: FilterSpec,
     pub steps: Vec<Step>,
+    /// The filter whose exercise the lesson's end points at, if it teaches one whole.
+    pub exercise: Option<Scheme>,
 }
 
 /// One step: some text, commands run on the lesson's filter, and maybe a question.
@@ -21,6 +29,8 @@ pub struct Step {
     pub say: Vec<String>,
     /// Commands that change the lesson's filter, run (and shown) when the step starts.
     pub setup: Vec<String>,
+    /// Run the setup without showing it (many keys, listed in `say` instead).
+    pub quiet: bool,
     pub question: Option<Question>,
 }
 
@@ -34,15 +44,95 @@ pub struct Question {
     /// Hints, in order, for `hint`.
     pub hints: Vec<String>,
     /// Likely wrong answers, each with a hint aimed at the slip behind it.
-    pub slips: Vec<(Expect, String)>,
+    pub slips: Vec<Slip>,
     /// Commands run after the answer, to show it on the real filter (they change nothing).
+    /// `{answer}` stands for the answer given (or shown, after skip).
     pub reveal: Vec<String>,
     /// What to take away, shown last.
     pub after: Vec<String>,
 }
 
+/// A likely wrong answer and what to say about it.
+#[derive(Debug, Clone)]
+pub struct Slip {
+    pub expect: Expect,
+    pub why: String,
+    /// The hint `hint` shows next after this slip: the slip's message already says what the
+    /// hints before it would (`310 is the sum` makes "add the bytes" needless).
+    pub next_hint: Option<usize>,
+}
+
+/// A slip with its message.
+fn slip(expect: Expect, why: impl Into<String>) -> Slip {
+    Slip {
+        expect,
+        why: why.into(),
+        next_hint: None,
+    }
+}
+
+impl Slip {
+    /// After this slip, `hint` goes on from hint number `n` (0 is the first).
+    fn then_hint(mut self, n: usize) -> Slip {
+        self.next_hint = Some(n);
+        self
+    }
+}
+
+/// Paragraphs from text written with line breaks for the source's sake: a line joins the one
+/// before it unless it is indented (a formula, a command), so prose wraps to fit the screen.
 fn lines(text: &str) -> Vec<String> {
-    text.lines().map(str::to_string).collect()
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        match out.last_mut() {
+            Some(last) if !line.starts_with(' ') && !last.is_empty() && !last.starts_with(' ') => {
+                last.push(' ');
+                last.push_str(line);
+            }
+            _ => out.push(line.to_string()),
+        }
+    }
+    out
+}
+
+/// A key's bytes as numbers: `102 105 103`.
+fn bytes(key: &str) -> String {
+    key.bytes()
+        .map(|b| b.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `54`, `54 and 45` or `3, 15 and 11`.
+fn and_list(items: &[u64]) -> String {
+    let shown: Vec<String> = items.iter().map(u64::to_string).collect();
+    match shown.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// A number with at most four decimals, without trailing zeros: `0.75`, `0.5625`.
+fn dec(x: f64) -> String {
+    let shown = format!("{x:.4}");
+    shown
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_string()
+}
+
+/// A probability in percent with one decimal, as the lessons ask for it.
+fn one_decimal(p: f64) -> f64 {
+    (p * 1000.0).round() / 10.0
+}
+
+/// The first of `keys` whose positions include `bit`, the key that set it.
+fn setter<'a>(spec: &FilterSpec, keys: &[&'a str], bit: u64) -> &'a str {
+    keys.iter()
+        .find(|k| positions(spec, k).contains(&bit))
+        .copied()
+        .unwrap_or("?")
 }
 
 fn positions(spec: &FilterSpec, key: &str) -> Vec<u64> {
@@ -76,8 +166,10 @@ type MakeLesson = fn() -> Lesson;
 
 /// Each lesson's name and the function that builds it: a lesson is built only when asked
 /// for (hash-quality runs a small experiment to get its numbers).
-const LESSONS: [(&str, MakeLesson); 3] = [
+const LESSONS: [(&str, MakeLesson); 5] = [
     ("basics", basics),
+    ("double-hashing", double_hashing::lesson),
+    ("murmur3", murmur3::lesson),
     ("sizing", sizing),
     ("hash-quality", hash_quality),
 ];
@@ -96,9 +188,71 @@ pub fn next_after(name: &str) -> Option<Lesson> {
     LESSONS.get(i + 1).map(|(_, make)| make())
 }
 
+/// The first false positive a learner could find by hand on the byte-sum filter holding
+/// `added`: every rearrangement of a key's bytes keeps its h1, so rearrange each added key
+/// in turn and take the first rearrangement whose bits are all set. Returns the key
+/// rearranged and the false positive; `None` if no rearrangement is one.
+fn rearranged_false_positive(
+    spec: &FilterSpec,
+    added: &[&str],
+    seen: &[&str],
+) -> Option<(String, String)> {
+    let mut bloom = Bloom::new(*spec);
+    for key in added {
+        bloom.add(key.as_bytes());
+    }
+    let found = |candidate: &str| {
+        let known = added.contains(&candidate) || seen.contains(&candidate);
+        !known && bloom.check(candidate.as_bytes()) == Answer::Maybe
+    };
+    // Better one whose h2 lands on another key's bit than one that only repeats its own.
+    let own_bits = |key: &str, candidate: &str| {
+        let mut a = positions(spec, key);
+        let mut b = positions(spec, candidate);
+        a.sort_unstable();
+        b.sort_unstable();
+        a == b
+    };
+    for fresh in [true, false] {
+        for key in added {
+            for candidate in rearrangements(key) {
+                if found(&candidate) && (!fresh || !own_bits(key, &candidate)) {
+                    return Some((key.to_string(), candidate));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Every distinct order of `key`'s characters, in the order a person would list them
+/// (by the positions of the characters taken, first to last).
+fn rearrangements(key: &str) -> Vec<String> {
+    fn walk(left: &[char], built: &mut String, out: &mut Vec<String>) {
+        if left.is_empty() {
+            if !out.contains(built) {
+                out.push(built.clone());
+            }
+            return;
+        }
+        for i in 0..left.len() {
+            let mut rest = left.to_vec();
+            let c = rest.remove(i);
+            built.push(c);
+            walk(&rest, built, out);
+            built.pop();
+        }
+    }
+    let chars: Vec<char> = key.chars().collect();
+    let mut out = Vec::new();
+    walk(&chars, &mut String::new(), &mut out);
+    out
+}
+
 fn basics() -> Lesson {
     let spec = FilterSpec::lesson();
     let m = spec.bits() as u128;
+    let tutor = invoked::tutor();
     let (fig1, fig2) = byte_sums(b"fig");
     let fig = positions(&spec, "fig");
     let lime = positions(&spec, "lime");
@@ -108,18 +262,30 @@ fn basics() -> Lesson {
     let sun = positions(&spec, "sun");
     let plum = positions(&spec, "plum");
     let date = positions(&spec, "date");
+    let three = ["fig", "lime", "date"];
     let after_three: Vec<u64> = [&fig, &lime, &date]
         .into_iter()
         .flatten()
         .copied()
         .collect();
+    let mut set_bits = after_three.clone();
+    set_bits.sort_unstable();
+    set_bits.dedup();
+    // The challenge: a false positive found the way the give-up text explains.
+    let found = rearranged_false_positive(&spec, &three, &["sun"]);
+    let (found_from, found_key) = found.clone().unwrap_or_default();
+    let found_positions = positions(&spec, &found_key);
+    let from_positions = positions(&spec, &found_from);
+    // What REMOVE date would clear under sun.
+    let lost: Vec<u64> = sun.iter().copied().filter(|p| date.contains(p)).collect();
     let best_k = theory::best_hashes(9586.0, 1000.0);
     let bits_1pc = theory::bits_for(1000.0, 0.01);
     let n = |x: u128| x as f64;
     Lesson {
         name: "basics",
-        title: "The main lesson: 64 bits, two hashes, NO and MAYBE",
+        title: "How a Bloom filter works, on the 64-bit byte-sum filter",
         spec,
+        exercise: Some(Scheme::ByteSum),
         steps: vec![
             Step {
                 say: lines(
@@ -135,11 +301,10 @@ fn basics() -> Lesson {
                     hints: vec![
                         "Think about a key that was never added. Could its bits all be 1 anyway?".into(),
                     ],
-                    slips: vec![(
+                    slips: vec![slip(
                         Expect::word(&["MAYBE"]),
                         "MAYBE can be wrong: other keys may have set every bit a new key needs. \
-                         Which answer can that never happen to?"
-                            .into(),
+                         Which answer can that never happen to?",
                     )],
                     reveal: vec![],
                     after: lines(
@@ -150,12 +315,12 @@ fn basics() -> Lesson {
                 ..Step::default()
             },
             Step {
-                say: lines(
-                    "Each key becomes two positions, computed from its bytes:\n\
-                     \x20 h1 = the sum of the bytes, mod 64\n\
-                     \x20 h2 = the sum of each byte times its position (1 for the first byte), mod 64\n\
-                     The key fig is the bytes 102 105 103.",
-                ),
+                say: vec![
+                    "Each key becomes two positions, computed from its bytes:".into(),
+                    "  h1 = the sum of the bytes, mod 64".into(),
+                    "  h2 = the sum of each byte times its place in the key (1 for the first), mod 64".into(),
+                    format!("The key fig is the bytes {}.", bytes("fig")),
+                ],
                 question: Some(Question {
                     id: "h1-fig",
                     ask: "What is h1 for fig?".into(),
@@ -164,69 +329,76 @@ fn basics() -> Lesson {
                         "Add the bytes: 102 + 105 + 103.".into(),
                         format!("102 + 105 + 103 = {fig1}. Now take the remainder after dividing by 64."),
                     ],
-                    slips: vec![(
+                    slips: vec![slip(
                         Expect::number(n(fig1)),
                         format!("{fig1} is the sum. The position must be below 64: take {fig1} mod 64."),
-                    )],
+                    )
+                    .then_hint(1)],
                     reveal: vec![],
                     after: vec![format!("h1 = {fig1} mod 64 = {}.", fig[0])],
                 }),
                 ..Step::default()
             },
             Step {
-                say: vec![],
+                say: lines(
+                    "h2 weights each byte by its place in the key: the first byte times 1, the\n\
+                     second times 2, the third times 3. Then it adds them up and takes mod 64,\n\
+                     as h1 does.",
+                ),
                 question: Some(Question {
                     id: "h2-fig",
-                    ask: "And h2 for fig? (102 105 103, weights 1, 2, 3)".into(),
+                    ask: "What is h2 for fig? (102 105 103)".into(),
                     expect: Expect::number(fig[1] as f64),
                     hints: vec![
-                        "Multiply each byte by its position: 102*1 + 105*2 + 103*3.".into(),
+                        "Multiply each byte by its place: 102*1 + 105*2 + 103*3.".into(),
                         format!("102*1 + 105*2 + 103*3 = {fig2}. Now mod 64."),
                     ],
                     slips: vec![
-                        (
+                        slip(
                             Expect::number(n(fig2)),
                             format!("{fig2} is the weighted sum. Take it mod 64."),
-                        ),
-                        (
+                        )
+                        .then_hint(1),
+                        slip(
                             Expect::number(n((fig2 - fig1) % m)),
-                            "It looks like your weights started at 0, so the first byte added nothing. \
-                             The first byte has weight 1."
-                                .into(),
+                            "It looks like your weights started at 0, so the first byte added \
+                             nothing. The first byte has weight 1.",
                         ),
-                        (
+                        slip(
                             Expect::number(n(fig2 - fig1)),
                             "It looks like your weights started at 0, and the mod is missing too. \
-                             Weights are 1, 2, 3; then mod 64."
-                                .into(),
+                             Weights are 1, 2, 3; then mod 64.",
                         ),
                     ],
                     reveal: vec![],
                     after: arithmetic(&spec, "fig", &format!(
-                        "So ADD fig sets bits {} and {}. EXPLAIN fig shows this arithmetic at any prompt.",
+                        "So ADD fig sets bits {} and {}. EXPLAIN fig shows this arithmetic at any question.",
                         fig[0], fig[1]
                     )),
                 }),
                 ..Step::default()
             },
             Step {
-                say: lines("Your turn with a whole key. lime is the bytes 108 105 109 101."),
+                say: vec![format!(
+                    "Your turn with a whole key: lime is the bytes {}.",
+                    bytes("lime")
+                )],
                 question: Some(Question {
                     id: "lime-positions",
-                    ask: "Which two positions does lime set? Type both numbers.".into(),
+                    ask: "Which two positions does lime get? Type both numbers.".into(),
                     expect: Expect::positions(lime.clone()),
                     hints: vec![
                         format!("h1: 108 + 105 + 109 + 101 = {lime1}, then mod 64."),
                         format!("h2: 108*1 + 105*2 + 109*3 + 101*4 = {lime2}, then mod 64."),
                     ],
                     slips: vec![
-                        (
+                        slip(
                             Expect::positions([(lime1 % m) as u64, ((lime2 - lime1) % m) as u64]),
-                            "h1 is right; for h2 the weights start at 1, not 0.".into(),
+                            "h1 is right; for h2 the weights start at 1, not 0.",
                         ),
-                        (
+                        slip(
                             Expect::positions([lime1 as u64, lime2 as u64]),
-                            "Those are the sums; each position is the sum mod 64.".into(),
+                            "Those are the sums; each position is the sum mod 64.",
                         ),
                     ],
                     reveal: vec![],
@@ -245,15 +417,19 @@ fn basics() -> Lesson {
                     expect: Expect::number(positions(&spec, "café")[0] as f64),
                     hints: vec![format!("99 + 97 + 102 + 195 + 169 = {cafe1}, then mod 64.")],
                     slips: vec![
-                        (
+                        slip(
                             Expect::number(f64::from(cafe_chars % 64)),
-                            "It looks like é counted as one character (233). Hash the bytes: é is 195 and 169."
-                                .into(),
+                            "It looks like é counted as one character (233). Hash the bytes: é is \
+                             195 and 169.",
                         ),
-                        (Expect::number(n(cafe1)), format!("{cafe1} is the sum; take it mod 64.")),
+                        slip(Expect::number(n(cafe1)), format!("{cafe1} is the sum; take it mod 64.")),
                     ],
                     reveal: vec![],
-                    after: arithmetic(&spec, "café", "The bytes, not the letters: that is what every hash in the lessons adds up."),
+                    after: arithmetic(
+                        &spec,
+                        "café",
+                        "The bytes, not the letters: every hash the tutor teaches adds up bytes.",
+                    ),
                 }),
                 ..Step::default()
             },
@@ -268,11 +444,15 @@ fn basics() -> Lesson {
                         fig[0], fig[1], lime[0], lime[1], date[0], date[1]
                     ),
                     expect: Expect::positions(after_three.clone()),
-                    hints: vec!["Every position any of the three keys set is 1; there are six.".into()],
+                    hints: vec![format!(
+                        "Every position any of the three keys set is 1; there are {}.",
+                        set_bits.len()
+                    )],
                     slips: vec![],
                     reveal: vec!["BITS".into()],
                     after: lines("BITS prints bit 0 first, on the left."),
                 }),
+                ..Step::default()
             },
             Step {
                 say: vec![format!(
@@ -284,7 +464,7 @@ fn basics() -> Lesson {
                     ask: "What does CHECK plum answer: NO or MAYBE?".into(),
                     expect: Expect::word(&["NO"]),
                     hints: vec![format!("Is bit {} one of the six that are set?", plum[0])],
-                    slips: vec![(
+                    slips: vec![slip(
                         Expect::word(&["MAYBE"]),
                         format!("MAYBE needs every bit set. Is bit {} set?", plum[0]),
                     )],
@@ -303,7 +483,7 @@ fn basics() -> Lesson {
                     ask: "What does CHECK sun answer?".into(),
                     expect: Expect::word(&["MAYBE"]),
                     hints: vec![format!("Look at bits {} and {} in the BITS line.", sun[0], sun[1])],
-                    slips: vec![(
+                    slips: vec![slip(
                         Expect::word(&["NO"]),
                         format!(
                             "It was never added, but CHECK only sees bits. Are bits {} and {} set?",
@@ -311,26 +491,76 @@ fn basics() -> Lesson {
                         ),
                     )],
                     reveal: vec!["CHECK sun".into()],
-                    after: lines(
-                        "A false positive: date and lime happened to set exactly the bits sun needs.\n\
+                    after: vec![format!(
+                        "A false positive: {} and {} happened to set exactly the bits sun needs. \
                          The filter cannot tell; only a real lookup can.",
-                    ),
+                        setter(&spec, &three, sun[0]),
+                        setter(&spec, &three, sun[1])
+                    )],
                 }),
                 ..Step::default()
             },
             Step {
-                say: lines(
-                    "ADD only ever turns bits from 0 to 1. Nothing turns them back.",
-                ),
+                say: vec![
+                    format!(
+                        "Now find a false positive of your own: a key never added that CHECK \
+                         answers MAYBE. The filter holds fig, lime and date; the bits set are {}.",
+                        and_list(&set_bits)
+                    ),
+                    "Try keys with CHECK key or EXPLAIN key as often as you like, then type \
+                     the key alone as your answer. sun does not count: you have seen it."
+                        .into(),
+                ],
+                question: Some(Question {
+                    id: "own-false-positive",
+                    ask: "Which key, never added, does CHECK answer MAYBE?".into(),
+                    expect: Expect::FalsePositive(Box::new(FalsePositive {
+                        spec,
+                        added: three.iter().map(|k| k.to_string()).collect(),
+                        seen: vec!["sun".into()],
+                        example: found_key.clone(),
+                    })),
+                    hints: vec![
+                        format!(
+                            "A key needs both of its positions among the set bits. Guessing at \
+                             random takes a while: with {} of 64 bits set, about 1 key in {:.0} \
+                             works.",
+                            set_bits.len(),
+                            1.0 / theory::fp_from_fill(set_bits.len() as u64, 64, 2)
+                        ),
+                        "h1 only adds the bytes, so every rearrangement of a key's letters has \
+                         the same h1. Rearrange an added key: its h1 is a set bit already."
+                            .into(),
+                        format!(
+                            "{found_from} has h1 = {}. EXPLAIN each rearrangement of its letters \
+                             and look for an h2 that is a set bit.",
+                            from_positions.first().copied().unwrap_or(0)
+                        ),
+                    ],
+                    slips: vec![],
+                    reveal: vec!["CHECK {answer}".into()],
+                    after: vec![format!(
+                        "How to find one on purpose: rearrange an added key's letters, which \
+                         keeps h1, and look at h2. {found_from} has h1 = {}; of its \
+                         rearrangements, {found_key} has h2 = {}, also a set bit. Real hashes \
+                         mix the bytes, so this trick fails on them: there, finding a false \
+                         positive takes many tries at random.",
+                        from_positions.first().copied().unwrap_or(0),
+                        found_positions.get(1).copied().unwrap_or(0)
+                    )],
+                }),
+                ..Step::default()
+            },
+            Step {
+                say: lines("ADD only ever turns bits from 0 to 1. Nothing turns them back."),
                 question: Some(Question {
                     id: "no-false-negatives",
                     ask: "After ADD fig, can any later ADDs make CHECK fig answer NO? (yes or no)".into(),
                     expect: Expect::word(&["no", "n"]),
                     hints: vec!["For NO, one of fig's bits would have to become 0 again.".into()],
-                    slips: vec![(
+                    slips: vec![slip(
                         Expect::word(&["yes", "y"]),
-                        "For NO, a bit of fig's would have to go back to 0. Which command could do that?"
-                            .into(),
+                        "For NO, a bit of fig's would have to go back to 0. Which command could do that?",
                     )],
                     reveal: vec!["CHECK fig".into()],
                     after: lines(
@@ -340,18 +570,20 @@ fn basics() -> Lesson {
                 ..Step::default()
             },
             Step {
-                say: vec![
-                    format!(
-                        "Why is there no REMOVE? The tutor adds sun for real now: its bits {} and {}",
-                        sun[0], sun[1]
-                    ),
-                    "were already set, by date and lime.".into(),
-                ],
+                say: vec![format!(
+                    "Why is there no REMOVE? The tutor adds sun for real now: its bits {} and {} \
+                     were already set, by {} and {}.",
+                    sun[0],
+                    sun[1],
+                    setter(&spec, &three, sun[0]),
+                    setter(&spec, &three, sun[1])
+                )],
                 setup: vec!["ADD sun".into()],
                 question: Some(Question {
                     id: "why-no-remove",
                     ask: format!(
-                        "Suppose REMOVE date cleared date's bits, {} and {}. What would CHECK sun answer then?",
+                        "Suppose REMOVE date cleared date's bits, {} and {}. What would CHECK sun \
+                         answer then?",
                         date[0], date[1]
                     ),
                     expect: Expect::word(&["NO"]),
@@ -359,33 +591,39 @@ fn basics() -> Lesson {
                         "sun needs bit {}. What would clearing date's bits do to it?",
                         sun[0]
                     )],
-                    slips: vec![(
+                    slips: vec![slip(
                         Expect::word(&["MAYBE"]),
                         format!(
                             "sun needs bits {} and {}. Clearing date's bits clears {} as well.",
-                            sun[0], sun[1], date[1]
+                            sun[0],
+                            sun[1],
+                            and_list(&lost)
                         ),
                     )],
-                    reveal: vec!["EXPLAIN sun".into()],
-                    after: lines(
-                        "sun was added, yet it would answer NO: a false negative. Bits are shared\n\
-                         between keys, so a plain Bloom filter cannot remove one. (CLEAR empties it all.)",
-                    ),
+                    reveal: vec![],
+                    after: vec![format!(
+                        "With bit {} cleared, CHECK sun would answer NO, although sun was added: \
+                         a false negative, the one mistake a Bloom filter must never make. Keys \
+                         share bits, so a plain Bloom filter cannot remove one. (CLEAR empties \
+                         it all.)",
+                        and_list(&lost)
+                    )],
                 }),
+                ..Step::default()
             },
             Step {
                 say: lines(
                     "Real filters are sized for their keys. With m bits and n keys, the best\n\
-                     number of hashes is k = (m/n) * ln 2, rounded.",
+                     number of hashes is k = (m/n) * ln(2), rounded.",
                 ),
                 question: Some(Question {
                     id: "best-k",
                     ask: "For m = 9586 bits and n = 1000 keys, what is the best k?".into(),
                     expect: Expect::number(f64::from(best_k)),
-                    hints: vec!["9586 / 1000 = 9.586, and ln 2 is about 0.693.".into()],
-                    slips: vec![(
+                    hints: vec!["9586 / 1000 = 9.586, and ln(2) is about 0.693.".into()],
+                    slips: vec![slip(
                         Expect::number(f64::from(best_k) - 1.0),
-                        "9.586 * 0.693 = 6.64: round it to the nearest whole number, not down.".into(),
+                        "9.586 * 0.693 = 6.64: round it to the nearest whole number, not down.",
                     )],
                     reveal: vec![],
                     after: vec![],
@@ -394,23 +632,30 @@ fn basics() -> Lesson {
             },
             Step {
                 say: lines(
-                    "The bits needed for n keys at false-positive rate p are m = -n * ln(p) / (ln 2)^2.\n\
-                     ln(0.01) is about -4.605 and (ln 2)^2 about 0.4805.",
+                    "The bits needed for n keys at false-positive rate p are, rounded up:\n\
+                     \x20 m = -n * ln(p) / ln(2)^2\n\
+                     ln(0.01) is about -4.605, and ln(2)^2 is about 0.4805.",
                 ),
                 question: Some(Question {
                     id: "bits-for-one-percent",
                     ask: "How many bits hold 1000 keys at a 1% false-positive rate? (round up)".into(),
                     expect: Expect::about(bits_1pc, 2.0),
                     hints: vec!["1000 * 4.605 / 0.4805".into()],
-                    slips: vec![(
+                    slips: vec![slip(
                         Expect::about((1000.0 * 0.01f64.ln().abs() / std::f64::consts::LN_2).ceil(), 2.0),
-                        "Divide by (ln 2)^2, about 0.4805, not by ln 2.".into(),
+                        "Divide by ln(2)^2, about 0.4805, not by ln(2).",
                     )],
                     reveal: vec![],
-                    after: lines(
-                        "About 9.6 bits per key for 1%: far less than storing the keys.\n\
-                         `bloom-tutor calc` works these out for any n, p, m and k.",
-                    ),
+                    after: vec![
+                        format!(
+                            "About {:.1} bits per key for 1%: far less than storing the keys.",
+                            bits_1pc / 1000.0
+                        ),
+                        format!(
+                            "`{tutor} calc --items 1000 --fp 1%` works it out, k included, and so \
+                             for any n, p, m and k."
+                        ),
+                    ],
                 }),
                 ..Step::default()
             },
@@ -422,100 +667,178 @@ fn sizing() -> Lesson {
     let spec =
         FilterSpec::new(Scheme::Djb2Fnv, None, None).unwrap_or_else(|_| FilterSpec::lesson());
     let (m, k) = (spec.bits(), spec.hashes());
+    let tutor = invoked::tutor();
+    let three = ["cat", "dog", "bird"];
+    let mut bloom = Bloom::new(spec);
+    for key in three {
+        bloom.add(key.as_bytes());
+    }
+    let set = bloom.bits_set();
+    let dog = positions(&spec, "dog");
+    let fill = theory::fp_from_fill(set, m, k);
     let p3 = theory::fp_textbook(3.0, m, k);
     let best = theory::best_hashes(m as f64, 3.0);
+    let best_exact = m as f64 / 3.0 * std::f64::consts::LN_2;
     let p3_best = theory::fp_textbook(3.0, m, best);
     let p6 = theory::fp_textbook(6.0, m, k);
     let bits_6 = theory::bits_for(6.0, 0.01);
-    let one_decimal = |p: f64| (p * 1000.0).round() / 10.0;
+    let e = |kn: f64| (-kn / m as f64).exp();
     Lesson {
         name: "sizing",
-        title: "Choosing m and k, on the intro's 16-bit filter",
+        title: "Choosing m and k, on the 16-bit double-hashing filter",
         spec,
+        exercise: None,
         steps: vec![
             Step {
-                say: lines(
-                    "This filter is small: m = 16 bits and k = 3 positions per key, from two\n\
-                     hashes of the bytes (djb2 and FNV-1a). The tutor adds cat, dog and bird:",
-                ),
-                setup: vec!["ADD cat".into(), "ADD dog".into(), "ADD bird".into()],
+                say: vec![format!(
+                    "The 16-bit double-hashing filter again: m = {m} bits, k = {k} positions per \
+                     key, each (a + j*step) mod {m} for j = 0, 1, 2. A position can repeat: \
+                     dog's step is 8, so its positions are {}. The tutor adds cat, dog and bird:",
+                    and_list(&dog)
+                )],
+                setup: three.iter().map(|key| format!("ADD {key}")).collect(),
                 question: Some(Question {
                     id: "bits-set",
-                    ask: "Run BITS if you like. How many of the 16 bits are set now?".into(),
-                    expect: Expect::number(7.0),
+                    ask: format!("Run BITS if you like. How many of the {m} bits are set now?"),
+                    expect: Expect::number(set as f64),
                     hints: vec!["Type BITS and count the 1s.".into()],
-                    slips: vec![(
-                        Expect::number(9.0),
-                        "3 keys times 3 positions is 9, but some positions are shared. Count the 1s.".into(),
+                    slips: vec![slip(
+                        Expect::number(f64::from(k) * three.len() as f64),
+                        "3 keys times 3 positions is 9, but some land on the same bit: dog's 9 \
+                         comes twice. Count the 1s.",
                     )],
                     reveal: vec!["BITS".into()],
                     after: vec![],
                 }),
+                ..Step::default()
             },
             Step {
-                say: lines(
-                    "The textbook rate after n keys is (1 - e^(-k*n/m))^k. Here k = 3, n = 3, m = 16:\n\
-                     k*n/m = 0.5625 and e^(-0.5625) is about 0.570.",
-                ),
+                say: vec![format!(
+                    "A key never added is a false positive when all {k} of its bits are set. \
+                     With X of the m bits set, that chance is about (X/m)^k: here X = {set}, \
+                     m = {m} and k = {k}."
+                )],
                 question: Some(Question {
-                    id: "rate-n3",
-                    ask: "What false-positive rate does the formula give, in percent? (one decimal)".into(),
-                    expect: Expect::about((p3 * 1000.0).round() / 10.0, 0.25),
-                    hints: vec!["1 - 0.570 = 0.430; cube it.".into()],
-                    slips: vec![(
-                        Expect::about(43.0, 0.5),
-                        "0.430 is 1 - e^(-kn/m); the formula raises it to the power k = 3.".into(),
+                    id: "rate-from-fill",
+                    ask: "What is (X/m)^k, in percent? (one decimal)".into(),
+                    expect: Expect::about(one_decimal(fill), 0.06),
+                    hints: vec![format!(
+                        "{set}/{m} = {:.4}; cube it, then times 100.",
+                        set as f64 / m as f64
+                    )],
+                    slips: vec![slip(
+                        Expect::about(one_decimal(set as f64 / m as f64), 0.06),
+                        format!("That is X/m; raise it to the power k = {k}."),
                     )],
                     reveal: vec!["STATS".into()],
-                    after: vec![],
+                    after: vec![format!(
+                        "STATS shows it too: ({set}/{m})^{k} = {fill:.4}, or {:.2}%.",
+                        fill * 100.0
+                    )],
                 }),
                 ..Step::default()
             },
             Step {
-                say: vec![],
+                say: vec![
+                    "Before any key is added, a formula predicts the rate from n, the number of \
+                     keys, alone:"
+                        .into(),
+                    "  (1 - e^(-k*n/m))^k".into(),
+                    format!(
+                        "Here k*n/m = {k}*3/{m} = {}, and e^(-{}) is about {:.3}.",
+                        dec(f64::from(k) * 3.0 / m as f64),
+                        dec(f64::from(k) * 3.0 / m as f64),
+                        e(f64::from(k) * 3.0)
+                    ),
+                ],
                 question: Some(Question {
-                    id: "check-sheep",
-                    ask: "sheep was never added. Does CHECK sheep answer NO or MAYBE? (EXPLAIN sheep may help)".into(),
-                    expect: Expect::word(&["MAYBE"]),
-                    hints: vec!["EXPLAIN sheep lists its three positions and whether each is set.".into()],
-                    slips: vec![],
-                    reveal: vec!["CHECK sheep".into()],
-                    after: lines("A false positive: roughly the 8% chance the formula gave."),
+                    id: "rate-n3",
+                    ask: "What rate does the formula give for n = 3, in percent? (one decimal)".into(),
+                    expect: Expect::about(one_decimal(p3), 0.25),
+                    hints: vec![
+                        format!(
+                            "1 - {:.3} = {:.3}; cube it.",
+                            e(f64::from(k) * 3.0),
+                            1.0 - e(f64::from(k) * 3.0)
+                        ),
+                        format!(
+                            "{0:.3} * {0:.3} * {0:.3}, then times 100 for percent.",
+                            1.0 - e(f64::from(k) * 3.0)
+                        ),
+                    ],
+                    slips: vec![
+                        slip(
+                            Expect::about(one_decimal(1.0 - e(f64::from(k) * 3.0)), 0.5),
+                            format!(
+                                "{:.3} is 1 - e^(-kn/m); the formula raises it to the power k = {k}.",
+                                1.0 - e(f64::from(k) * 3.0)
+                            ),
+                        )
+                        .then_hint(1),
+                        slip(
+                            Expect::about(one_decimal(fill), 0.06),
+                            "That is (X/m)^k from the bits set. The formula uses n, the number \
+                             of keys, instead.",
+                        ),
+                    ],
+                    reveal: vec![],
+                    after: vec![format!(
+                        "{:.1}% from the formula, {:.1}% from the bits set: close, as they should \
+                         be. STATS shows both.",
+                        one_decimal(p3),
+                        one_decimal(fill)
+                    )],
                 }),
                 ..Step::default()
             },
             Step {
-                say: lines("The best k for m bits and n keys is (m/n) * ln 2, rounded."),
+                say: lines("The best k for m bits and n keys is (m/n) * ln(2), rounded."),
                 question: Some(Question {
                     id: "best-k-16",
-                    ask: "For m = 16 and n = 3, what is the best k?".into(),
+                    ask: format!("For m = {m} and n = 3, what is the best k?"),
                     expect: Expect::number(f64::from(best)),
-                    hints: vec!["16 / 3 = 5.33, times 0.693.".into()],
-                    slips: vec![],
+                    hints: vec![format!("{m} / 3 = {:.2}, times 0.693.", m as f64 / 3.0)],
+                    slips: vec![slip(
+                        Expect::about(best_exact, 0.05),
+                        format!("{best_exact:.2} is right before rounding: k is a whole number."),
+                    )],
                     reveal: vec![],
                     after: vec![],
                 }),
                 ..Step::default()
             },
             Step {
-                say: vec![],
+                say: vec![format!(
+                    "Try that k in the formula: with k = {best}, n = 3 and m = {m}, \
+                     k*n/m = {}, and e^(-{}) is about {:.3}.",
+                    dec(f64::from(best) * 3.0 / m as f64),
+                    dec(f64::from(best) * 3.0 / m as f64),
+                    e(f64::from(best) * 3.0)
+                )],
                 question: Some(Question {
                     id: "rate-best-k",
                     ask: format!(
-                        "With that k = {best} instead of 3 (m = 16, n = 3), what rate does the formula give, in percent?"
+                        "With k = {best} instead of {k}, what rate does the formula give, in \
+                         percent? (one decimal)"
                     ),
                     // Tight: the rate for k = 3 is only 0.2 points away.
                     expect: Expect::about(one_decimal(p3_best), 0.06),
                     hints: vec![format!(
-                        "k*n/m = {best}*3/16; then (1 - e^(-k*n/m))^k."
+                        "1 - {:.3} = {:.3}; raise it to the power {best}.",
+                        e(f64::from(best) * 3.0),
+                        1.0 - e(f64::from(best) * 3.0)
                     )],
-                    slips: vec![(
+                    slips: vec![slip(
                         Expect::about(one_decimal(p3), 0.06),
-                        "That is the rate for k = 3; put the new k into both places in the formula.".into(),
+                        format!(
+                            "That is the rate for k = {k}; put k = {best} into both places in the \
+                             formula."
+                        ),
                     )],
                     reveal: vec![],
                     after: vec![format!(
-                        "{:.1}% against {:.1}%: the best k helps, but only a little when there are few bits per key.",
+                        "{:.1}% against {:.1}%: the best k helps, but only a little when there are \
+                         few bits per key.",
                         one_decimal(p3_best),
                         one_decimal(p3)
                     )],
@@ -527,42 +850,49 @@ fn sizing() -> Lesson {
                 setup: vec!["ADD cow".into(), "ADD pig".into(), "ADD hen".into()],
                 question: Some(Question {
                     id: "rate-n6",
-                    ask: "With n = 6 now, what rate does the formula give, in percent?".into(),
+                    ask: "With n = 6 now, what rate does the formula give, in percent? (one decimal)"
+                        .into(),
                     expect: Expect::about(one_decimal(p6), 0.25),
-                    hints: vec!["k*n/m = 3*6/16 = 1.125, and e^(-1.125) is about 0.325.".into()],
-                    slips: vec![(
+                    hints: vec![format!(
+                        "k*n/m = 3*6/16 = 1.125, and e^(-1.125) is about {:.3}.",
+                        e(18.0)
+                    )],
+                    slips: vec![slip(
                         Expect::about(one_decimal(p3), 0.25),
-                        "That is the rate for 3 keys; n is 6 now.".into(),
+                        "That is the rate for 3 keys; n is 6 now.",
                     )],
                     reveal: vec!["STATS".into()],
-                    after: vec![
-                        format!(
-                            "Twice the keys, {:.1} times the false positives: the filter fills up, and",
-                            p6 / p3
-                        ),
-                        "a key never added finds all k of its bits set more and more often.".into(),
-                    ],
+                    after: vec![format!(
+                        "Twice the keys, {:.1} times the false positives: the filter fills up, \
+                         and a key never added finds all k of its bits set more and more often.",
+                        p6 / p3
+                    )],
                 }),
+                ..Step::default()
             },
             Step {
                 say: lines(
-                    "Sizing turns it around: choose the rate, and get the bits.\n\
-                     m = -n * ln(p) / (ln 2)^2, with ln(0.01) about -4.605 and (ln 2)^2 about 0.4805.",
+                    "Sizing turns it around: choose the rate, and get the bits, rounded up:\n\
+                     \x20 m = -n * ln(p) / ln(2)^2\n\
+                     with ln(0.01) about -4.605 and ln(2)^2 about 0.4805.",
                 ),
                 question: Some(Question {
                     id: "bits-for-six",
                     ask: "How many bits do 6 keys need for a 1% rate? (round up)".into(),
                     expect: Expect::about(bits_6, 1.0),
                     hints: vec!["6 * 4.605 / 0.4805".into()],
-                    slips: vec![(
+                    slips: vec![slip(
                         Expect::about((6.0 * 0.01f64.ln().abs() / std::f64::consts::LN_2).ceil(), 1.0),
-                        "Divide by (ln 2)^2, about 0.4805, not by ln 2.".into(),
+                        "Divide by ln(2)^2, about 0.4805, not by ln(2).",
                     )],
                     reveal: vec![],
-                    after: vec![format!(
-                        "{bits_6} bits, about {:.1} per key, where this filter has 16 for all six.",
-                        bits_6 / 6.0
-                    ), "`bloom-tutor calc --items 6 --fp 1%` works it out, k included.".into()],
+                    after: vec![
+                        format!(
+                            "{bits_6} bits, about {:.1} per key, where this filter has 16 for all six.",
+                            bits_6 / 6.0
+                        ),
+                        format!("`{tutor} calc --items 6 --fp 1%` works it out, k included."),
+                    ],
                 }),
                 ..Step::default()
             },
@@ -572,135 +902,108 @@ fn sizing() -> Lesson {
 
 fn hash_quality() -> Lesson {
     let spec = FilterSpec::lesson();
+    let tutor = invoked::tutor();
     let abc = positions(&spec, "abc");
-    // The same measurement `bloom-tutor experiment` makes, small enough to run right here.
+    let cba = positions(&spec, "cba");
+    let (abc1, _) = byte_sums(b"abc");
+    // The measurement `experiment -m 100000 -n 10000 --steps 1` makes (its other settings
+    // are its defaults: k = 2, 10000 keys checked, seed 1), so the numbers here are the
+    // ones that command prints.
+    let (m, n) = (100_000, 10_000);
     let plan = Plan {
-        items: 10_000,
-        queries: 4_000,
+        items: n,
+        queries: 10_000,
         steps: 1,
         seed: 1,
     };
     let measured = |scheme: Scheme| {
-        FilterSpec::new(scheme, Some(100_000), Some(2))
+        FilterSpec::new(scheme, Some(m), Some(2))
             .ok()
             .and_then(|spec| measure(&spec, plan, &mut |_| {}).last().copied())
             .map_or(0.0, |row| row.measured)
     };
     let (bytesum, murmur3) = (measured(Scheme::ByteSum), measured(Scheme::Murmur3));
-    let theory = theory::fp_textbook(10_000.0, 100_000, 2);
-    let pct = |x: f64| format!("{:.1}%", x * 100.0);
-    // The intro's scheme on sheep, and the article's on dog, with the same functions the
-    // filters use.
-    let intro = FilterSpec::new(Scheme::Djb2Fnv, None, None).unwrap_or(spec);
-    let sheep = positions(&intro, "sheep");
-    let (a, b) = djb2_fnv(b"sheep");
-    let step = u64::from(b) % (intro.bits() - 1) + 1;
-    let dog = murmur3_32(b"dog", 0);
-    let dog_truncated = i64::from(dog) % 100;
+    let theory = theory::fp_textbook(n as f64, m, 2);
+    let rate = |x: f64| format!("{x:.4} ({:.2}%)", x * 100.0);
     Lesson {
         name: "hash-quality",
         title: "Why hash quality matters: byte sums against murmur3",
         spec,
+        exercise: None,
         steps: vec![
             Step {
                 say: lines(
-                    "The formula assumes each key's positions look random. The lesson's byte sums\n\
-                     are easy to compute by hand, but they are far from random.",
+                    "The formula for false positives assumes each key's positions look random.\n\
+                     The byte sums of the 64-bit byte-sum filter are easy to work by hand, but\n\
+                     far from random. The tutor adds abc:",
                 ),
+                setup: vec!["ADD abc".into()],
                 question: Some(Question {
                     id: "anagram",
                     ask: format!(
-                        "abc sets positions {} and {}. Which position does h1 give for cba?",
+                        "abc set positions {} and {}. Which position does h1 give for cba?",
                         abc[0], abc[1]
                     ),
-                    expect: Expect::number(abc[0] as f64),
-                    hints: vec!["h1 adds the same bytes in another order.".into()],
-                    slips: vec![],
+                    expect: Expect::number(cba[0] as f64),
+                    hints: vec![
+                        "h1 adds the same bytes in another order.".into(),
+                        format!("97 + 98 + 99 = {abc1}, then mod 64."),
+                    ],
+                    slips: vec![slip(
+                        Expect::number(abc1 as f64),
+                        format!("{abc1} is the sum; the position is the sum mod 64."),
+                    )],
                     reveal: vec!["EXPLAIN cba".into()],
                     after: lines(
-                        "Same letters, same h1: only h2 tells anagrams apart. Real hashes mix every\n\
-                         bit of every byte, so similar keys land far apart.",
+                        "Same bytes, same h1: cba lands on the bit abc set. Only h2 tells\n\
+                         anagrams apart.",
                     ),
                 }),
                 ..Step::default()
             },
             Step {
                 say: vec![
-                    "The intro's scheme computes two real hashes of the bytes once, a (djb2) and".into(),
-                    "b (FNV-1a), and makes its k positions from them: (a + j*step) mod m for".into(),
-                    "j = 0, 1, 2, with step = b mod (m-1) + 1.".into(),
-                    format!("For sheep, a = {a} and step = {step}; m = 16, and position 0 is {}.", sheep[0]),
-                ],
-                question: Some(Question {
-                    id: "double-hashing",
-                    ask: "What is position 1 for sheep?".into(),
-                    expect: Expect::number(sheep[1] as f64),
-                    hints: vec![format!("({a} + 1*{step}) mod 16: add the step to a, then take mod 16.")],
-                    slips: vec![(
-                        Expect::number((u64::from(a) + step) as f64),
-                        "Take the result mod 16, so it is a bit position from 0 to 15.".into(),
-                    )],
-                    reveal: vec![],
-                    after: arithmetic(
-                        &intro,
-                        "sheep",
-                        "Two good hashes stretched to k positions: this is how many real filters work.",
-                    ),
-                }),
-                ..Step::default()
-            },
-            Step {
-                say: vec![
-                    "The article uses murmur3, read as a signed 32-bit number, so it can be negative.".into(),
-                    format!("With seed 0, murmur3 of dog is {dog}."),
-                    "Python's % (floor modulo) always gives a result from 0 to m-1.".into(),
-                ],
-                question: Some(Question {
-                    id: "floor-modulo",
-                    ask: format!("What is {dog} mod 100, as Python computes it?"),
-                    expect: Expect::number(floor_mod(dog, 100) as f64),
-                    hints: vec![format!(
-                        "The remainder of {dog} / 100 keeps its sign: {dog_truncated}. Floor modulo adds 100 to it."
-                    )],
-                    slips: vec![(
-                        Expect::number(dog_truncated as f64),
-                        format!(
-                            "{dog_truncated} is what C, Java or Rust's % gives: the sign of the dividend. \
-                             Python's result has the sign of 100: add 100."
-                        ),
-                    )],
-                    reveal: vec![],
-                    after: lines(
-                        "A negative position would be outside the bits; the article's numbers depend\n\
-                         on floor modulo, and so does the tutor's murmur3 scheme.",
-                    ),
-                }),
-                ..Step::default()
-            },
-            Step {
-                say: vec![
-                    "A byte sum is also a small number: a 10-byte key sums to about 1000, so in a".into(),
-                    "filter of 100,000 bits h1 only ever reaches the first few thousand.".into(),
                     format!(
-                        "The tutor just filled two filters of 100,000 bits with 10,000 keys: murmur3 gave {}",
-                        pct(murmur3)
+                        "A real hash mixes every bit of every byte. murmur3 with seed 0 gives abc \
+                         {} and cba {}: no trace of the shared letters.",
+                        murmur3_32(b"abc", 0),
+                        murmur3_32(b"cba", 0)
                     ),
-                    format!("false positives, and the formula says {}.", pct(theory)),
+                    "Byte sums are also small numbers: a 10-byte key sums to about 1,000, so in \
+                     a filter of 100,000 bits h1 only ever reaches the first few thousand."
+                        .into(),
+                    format!(
+                        "The tutor filled two filters of {} bits, k = 2, with {} keys each, and \
+                         checked {} keys never added. The formula says {}; murmur3 gave {}.",
+                        group(m),
+                        group(n),
+                        group(plan.queries),
+                        rate(theory),
+                        rate(murmur3)
+                    ),
                 ],
                 question: Some(Question {
                     id: "which-worse",
                     ask: "Which scheme do you expect to do far worse than the formula: bytesum or murmur3?".into(),
                     expect: Expect::word(&["bytesum", "byte sum", "byte sums"]),
                     hints: vec!["Which one can only reach a few of the bits?".into()],
-                    slips: vec![],
+                    slips: vec![slip(
+                        Expect::word(&["murmur3"]),
+                        "murmur3 spreads keys over all the bits, as the formula assumes. Which \
+                         one crowds them onto a few?",
+                    )],
                     reveal: vec![],
                     after: vec![
                         format!(
-                            "The byte sums gave {}: {:.0} times the formula. See it yourself with",
-                            pct(bytesum),
+                            "The byte sums gave {}: {:.0} times the formula.",
+                            rate(bytesum),
                             bytesum / theory
                         ),
-                        "`bloom-tutor experiment -m 100000 -n 10000`, and add --svg to draw it.".into(),
+                        format!(
+                            "`{tutor} experiment -m {m} -n {n} --steps 1` measures the same and \
+                             prints these numbers in its measured column; without --steps 1 it \
+                             shows how the rate grows, and --svg FILE draws it."
+                        ),
                     ],
                 }),
                 ..Step::default()
@@ -730,6 +1033,78 @@ mod tests {
         assert!(q("bits-after-three").expect.accepts("22 25 30 39 45 54"));
         assert!(q("best-k").expect.accepts("7"));
         assert!(q("bits-for-one-percent").expect.accepts("9586"));
+        let challenge = q("own-false-positive").expect;
+        assert!(
+            challenge.accepts("miel"),
+            "miel: h1 39 (lime's), h2 30 (date's)"
+        );
+        assert!(
+            !challenge.accepts("sun"),
+            "sun was shown, it does not count"
+        );
+        assert_eq!(
+            challenge.show(),
+            "miel",
+            "the example prefers another key's bit"
+        );
+    }
+
+    #[test]
+    fn each_filter_lesson_reproduces_its_numbers() {
+        let q = |lesson: &Lesson, id: &str| {
+            lesson
+                .steps
+                .iter()
+                .filter_map(|s| s.question.as_ref())
+                .find(|q| q.id == id)
+                .unwrap_or_else(|| panic!("no question {id} in {}", lesson.name))
+                .clone()
+        };
+        let dh = double_hashing::lesson();
+        assert!(q(&dh, "cat-position-1").expect.accepts("15"));
+        assert!(q(&dh, "cat-position-2").expect.accepts("11"));
+        assert!(q(&dh, "dog-bits").expect.accepts("9 1 9"));
+        assert!(
+            q(&dh, "bits-after-three")
+                .expect
+                .accepts("1 3 8 9 11 14 15")
+        );
+        assert!(
+            q(&dh, "bits-after-three")
+                .expect
+                .accepts("0101000011010011")
+        );
+        assert!(q(&dh, "fish-zero").expect.accepts("0"));
+        let mm = murmur3::lesson();
+        assert!(q(&mm, "dog-bits").expect.accepts("9"));
+        assert!(q(&mm, "floor-modulo").expect.accepts("7"));
+        assert!(q(&mm, "bits-set").expect.accepts("85"));
+        let table = q(&mm, "expected-false-positives").after.join("\n");
+        assert!(
+            table.contains("4 of them answer MAYBE: sheep, shark, fish and elephant"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn every_lesson_step_says_something_first() {
+        for lesson in all() {
+            for (i, step) in lesson.steps.iter().enumerate() {
+                assert!(
+                    !step.say.is_empty(),
+                    "{} step {} has no text before its question",
+                    lesson.name,
+                    i + 1
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rearrangements_are_listed_once_each() {
+        assert_eq!(rearrangements("ab"), ["ab", "ba"]);
+        assert_eq!(rearrangements("aab"), ["aab", "aba", "baa"]);
+        assert_eq!(rearrangements("lime").len(), 24);
     }
 
     #[test]
@@ -737,12 +1112,21 @@ mod tests {
         for lesson in all() {
             for q in lesson.steps.iter().filter_map(|s| s.question.as_ref()) {
                 let right = q.expect.show();
-                for (slip, _) in &q.slips {
+                assert!(
+                    q.expect.accepts(&right),
+                    "{}: {right} is not accepted",
+                    q.id
+                );
+                for s in &q.slips {
                     assert!(
-                        !slip.accepts(&right),
-                        "{}: slip {slip:?} accepts the answer",
-                        q.id
+                        !s.expect.accepts(&right),
+                        "{}: slip {:?} accepts the answer",
+                        q.id,
+                        s.expect
                     );
+                    if let Some(n) = s.next_hint {
+                        assert!(n < q.hints.len(), "{}: no hint {n}", q.id);
+                    }
                 }
                 assert!(!q.hints.is_empty(), "{}: no hint", q.id);
             }
@@ -754,7 +1138,7 @@ mod tests {
         for (name, make) in LESSONS {
             assert_eq!(make().name, name);
         }
-        assert_eq!(next_after("basics").map(|l| l.name), Some("sizing"));
+        assert_eq!(next_after("basics").map(|l| l.name), Some("double-hashing"));
         assert!(next_after("hash-quality").is_none());
     }
 

@@ -15,8 +15,12 @@ use rustyline::error::ReadlineError;
 
 use crate::atomic;
 use crate::cli::LessonArgs;
+use crate::engine::scheme::Scheme;
 use crate::escape;
+use crate::invoked;
+use crate::render::help::filter_name;
 use crate::render::terminal::{self, Style};
+use crate::render::wrap::{Width, Wrapped};
 use crate::script::command::{Command, Verb};
 use crate::script::session::TracedSession;
 use content::{Lesson, Question, Step};
@@ -145,7 +149,11 @@ fn read_answer_line(reader: &mut impl BufRead) -> io::Result<Line> {
 
 /// How a question ended.
 enum Outcome {
-    Answered { first_try: bool },
+    /// Answered right: at the first try (no wrong answer, no hint), and what was typed.
+    Answered {
+        first_try: bool,
+        typed: String,
+    },
     Skipped,
     Back,
     Quit,
@@ -154,30 +162,25 @@ enum Outcome {
 
 /// Runs the lesson command as `args` asks.
 pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let name = args.name.as_deref().unwrap_or("basics");
     if args.list {
-        for lesson in content::all() {
-            let loaded = progress_path(args, lesson.name).map(|p| Progress::load(&p, &lesson));
-            let place = match loaded {
-                Some(Ok(Some(p))) if p.done && !p.skipped.is_empty() => {
-                    format!("finished, {} skipped", p.skipped.len())
-                }
-                Some(Ok(Some(p))) if p.done => "finished".to_string(),
-                Some(Ok(Some(p))) if p.step > 0 => {
-                    format!("at step {} of {}", p.step + 1, lesson.steps.len())
-                }
-                // A shared --progress-file holds another lesson: this one has not begun there.
-                Some(Ok(_)) | Some(Err(LoadError::OtherLesson { .. })) | None => {
-                    "not started".to_string()
-                }
-                Some(Err(e)) => format!("progress not read: {e}"),
-            };
-            writeln!(out, "{:<14} {} ({place})", lesson.name, lesson.title)?;
-        }
+        // A table: its rows stay whole.
+        list(args, out)?;
         return Ok(ExitCode::SUCCESS);
     }
+    // Prose wraps at the terminal's width, or at a fixed width when piped.
+    let mut out = Wrapped::new(out, Width::for_stdout());
+    let code = run_wrapped(args, &mut out)?;
+    out.flush()?;
+    Ok(code)
+}
+
+fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let name = args.name.as_deref().unwrap_or("basics");
     let lesson = content::find(name).with_context(|| {
-        format!("no lesson called `{name}`; `bloom-tutor lesson --list` lists them")
+        format!(
+            "no lesson called `{name}`; `{} lesson --list` lists them",
+            invoked::tutor()
+        )
     })?;
     let path = progress_path(args, lesson.name);
     let mut progress = match (&path, args.restart) {
@@ -196,11 +199,11 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     let mut saver = Saver::new(path);
     if progress.done {
         writeln!(out, "You have finished `{}`.", lesson.name)?;
-        summary(out, &lesson, &progress)?;
+        summary(out, args, &lesson, &progress)?;
         writeln!(
             out,
-            "Run `bloom-tutor lesson {} --restart` to go through it again.",
-            lesson.name
+            "Run `{}` to go through it again.",
+            lesson_command(args, lesson.name, " --restart")
         )?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -213,7 +216,7 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     writeln!(out, "Lesson `{}`: {}", lesson.name, lesson.title)?;
     writeln!(
         out,
-        "Answer each question. At any question you can type hint, skip, back or quit, or try\n\
+        "Answer each question. At any question you can type hint, skip, back or quit, or try \
          ADD, CHECK, BITS, EXPLAIN and STATS on a copy of the lesson's filter."
     )?;
     if progress.step > 0 {
@@ -234,26 +237,45 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
             writeln!(out, "{line}")?;
         }
         for cmd in &step.setup {
-            show_command(&mut session, cmd, out)?;
+            if step.quiet {
+                run_on(&mut session, cmd, &mut io::sink())?;
+            } else {
+                show_command(&mut session, cmd, out)?;
+            }
         }
         let outcome = match &step.question {
             Some(q) => ask(q, &session, &mut input, out)?,
-            None => Outcome::Answered { first_try: true },
+            None => Outcome::Answered {
+                first_try: true,
+                typed: String::new(),
+            },
         };
         match outcome {
-            Outcome::Answered { first_try } => {
+            Outcome::Answered { first_try, typed } => {
                 if let Some(q) = &step.question {
+                    // A question answered before (the learner went back) is not a first try
+                    // now, whatever its first answer was: the summary keeps that one.
+                    let again = progress.answered.iter().any(|a| a == q.id);
                     progress.record(q.id, first_try);
-                    writeln!(out, "{}", if first_try { "Right!" } else { "Right." })?;
-                    finish(q, &mut session, out)?;
+                    let right = if first_try && !again {
+                        "Right!"
+                    } else {
+                        "Right."
+                    };
+                    match q.expect.exact_note(&typed) {
+                        Some(note) => writeln!(out, "{right} {note}")?,
+                        None => writeln!(out, "{right}")?,
+                    }
+                    finish(q, &typed, &mut session, out)?;
                 }
                 i += 1;
             }
             Outcome::Skipped => {
                 if let Some(q) = &step.question {
                     progress.skip(q.id);
-                    writeln!(out, "The answer: {}.", q.expect.show())?;
-                    finish(q, &mut session, out)?;
+                    let answer = q.expect.show();
+                    writeln!(out, "The answer: {answer}.")?;
+                    finish(q, &answer, &mut session, out)?;
                 }
                 i += 1;
             }
@@ -263,10 +285,10 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
                 if saver.save(&progress, out)? {
                     writeln!(
                         out,
-                        "\nProgress saved at step {} of {}. Run `bloom-tutor lesson {}` to go on.",
+                        "\nProgress saved at step {} of {}. Run `{}` to go on.",
                         i + 1,
                         lesson.steps.len(),
-                        lesson.name
+                        lesson_command(args, lesson.name, "")
                     )?;
                 } else {
                     writeln!(
@@ -285,15 +307,75 @@ pub fn run(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     progress.done = true;
     saver.save(&progress, out)?;
     writeln!(out, "\nThat is the end of `{}`.", lesson.name)?;
-    summary(out, &lesson, &progress)?;
+    summary(out, args, &lesson, &progress)?;
+    if let Some(scheme) = lesson.exercise {
+        let flag = match scheme {
+            Scheme::ByteSum => String::new(),
+            Scheme::Djb2Fnv | Scheme::Murmur3 => format!(" --scheme {scheme}"),
+        };
+        writeln!(
+            out,
+            "Now write {} as a program of your own: `{} exercise{flag}` says what to write, \
+             with a worked example, starter programs in Python, C and Rust, and the command \
+             that grades your program.",
+            filter_name(scheme),
+            invoked::tutor()
+        )?;
+    }
     if let Some(next) = content::next_after(lesson.name) {
         writeln!(
             out,
-            "Next: `bloom-tutor lesson {}` ({}).",
-            next.name, next.title
+            "Next: `{}` ({}).",
+            lesson_command(args, next.name, ""),
+            next.title
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The command that runs lesson `name` from the learner's shell, with `extra` flags and the
+/// progress file the learner chose. Each lesson keeps its own file, so another lesson than
+/// the one running gets a file of its own name beside the chosen one.
+fn lesson_command(args: &LessonArgs, name: &str, extra: &str) -> String {
+    let mut cmd = format!("{} lesson {name}{extra}", invoked::tutor());
+    if let Some(chosen) = &args.progress_file {
+        let running = args.name.as_deref().unwrap_or("basics");
+        let file = if name == running {
+            chosen.clone()
+        } else {
+            let own = chosen.with_file_name(format!("{name}.json"));
+            if own == *chosen {
+                chosen.with_file_name(format!("{name}-progress.json"))
+            } else {
+                own
+            }
+        };
+        cmd += &format!(" --progress-file {}", invoked::shell_path(&file));
+    }
+    cmd
+}
+
+/// `lesson --list`: each lesson, its title and how far the learner is in it.
+fn list(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    for lesson in content::all() {
+        let loaded = progress_path(args, lesson.name).map(|p| Progress::load(&p, &lesson));
+        let place = match loaded {
+            Some(Ok(Some(p))) if p.done && !p.skipped.is_empty() => {
+                format!("finished, {} skipped", p.skipped.len())
+            }
+            Some(Ok(Some(p))) if p.done => "finished".to_string(),
+            Some(Ok(Some(p))) if p.step > 0 => {
+                format!("at step {} of {}", p.step + 1, lesson.steps.len())
+            }
+            // A shared --progress-file holds another lesson: this one has not begun there.
+            Some(Ok(_)) | Some(Err(LoadError::OtherLesson { .. })) | None => {
+                "not started".to_string()
+            }
+            Some(Err(e)) => format!("progress not read: {e}"),
+        };
+        writeln!(out, "{:<14} {} ({place})", lesson.name, lesson.title)?;
+    }
+    Ok(())
 }
 
 fn progress_path(args: &LessonArgs, lesson: &str) -> Option<PathBuf> {
@@ -378,7 +460,14 @@ fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyh
         | Command::Explain(_)
         | Command::Stats
         | Command::Remove(_) => match session.execute(&cmd) {
-            Ok(outcome) => terminal::show(&outcome, Style { on: false }, out)?,
+            Ok(outcome) => {
+                // A terminal gets rulers over BITS; a piped lesson keeps one plain line.
+                let style = Style {
+                    on: false,
+                    ruler: io::stdout().is_terminal().then(textwrap::termwidth),
+                };
+                terminal::show(&outcome, style, out)?
+            }
             Err(e) => writeln!(out, "error: {e}")?,
         },
         Command::Clear | Command::Help(_) | Command::Quit => {}
@@ -386,9 +475,16 @@ fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyh
     Ok(())
 }
 
-fn finish(q: &Question, session: &mut TracedSession, out: &mut impl Write) -> anyhow::Result<()> {
+/// Shows what follows an answer: the reveal commands (`{answer}` in one stands for the
+/// answer given, or shown), then the text to take away.
+fn finish(
+    q: &Question,
+    answer: &str,
+    session: &mut TracedSession,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
     for cmd in &q.reveal {
-        show_command(session, cmd, out)?;
+        show_command(session, &cmd.replace("{answer}", answer), out)?;
     }
     for line in &q.after {
         writeln!(out, "{line}")?;
@@ -431,9 +527,9 @@ fn ask(
             "help" => {
                 writeln!(
                     out,
-                    "Type your answer, or: hint (a hint), skip (see the answer), back (the step before),\n\
-                     quit (stop here; the lesson resumes next time). ADD, CHECK, BITS, EXPLAIN and STATS\n\
-                     work on a copy of the lesson's filter."
+                    "Type your answer, or: hint (a hint), skip (see the answer), back (the step \
+                     before), quit (stop here; the lesson resumes next time). ADD, CHECK, BITS, \
+                     EXPLAIN and STATS work on a copy of the lesson's filter."
                 )?;
                 continue;
             }
@@ -448,21 +544,35 @@ fn ask(
         if q.expect.accepts(typed) {
             return Ok(Outcome::Answered {
                 first_try: wrong == 0 && hints_shown == 0,
+                typed: typed.to_string(),
             });
         }
         wrong += 1;
-        match q.slips.iter().find(|(slip, _)| slip.accepts(typed)) {
-            Some((_, why)) => writeln!(out, "Not quite. {why}")?,
-            None if wrong >= 3 => writeln!(
+        if let Some(slip) = q.slips.iter().find(|s| s.expect.accepts(typed)) {
+            writeln!(out, "Not quite. {}", slip.why)?;
+            // The slip says what was right so far; the next hint is about what is left.
+            if let Some(next) = slip.next_hint {
+                hints_shown = hints_shown.max(next);
+            }
+        } else if let Some(feedback) = q.expect.feedback(typed) {
+            writeln!(out, "{feedback}")?;
+        } else if wrong >= 3 {
+            writeln!(
                 out,
                 "Not quite. Type hint for help, or skip to see the answer."
-            )?,
-            None => writeln!(out, "Not quite. Try again, or type hint.")?,
+            )?;
+        } else {
+            writeln!(out, "Not quite. Try again, or type hint.")?;
         }
     }
 }
 
-fn summary(out: &mut impl Write, lesson: &Lesson, progress: &Progress) -> io::Result<()> {
+fn summary(
+    out: &mut impl Write,
+    args: &LessonArgs,
+    lesson: &Lesson,
+    progress: &Progress,
+) -> io::Result<()> {
     let questions: Vec<&Question> = lesson
         .steps
         .iter()
@@ -485,10 +595,9 @@ fn summary(out: &mut impl Write, lesson: &Lesson, progress: &Progress) -> io::Re
     if skipped > 0 {
         writeln!(
             out,
-            "You skipped {skipped} of {} questions; `bloom-tutor lesson {} --restart` asks them \
-             all again.",
+            "You skipped {skipped} of {} questions; `{}` asks them all again.",
             questions.len(),
-            lesson.name
+            lesson_command(args, lesson.name, " --restart")
         )?;
     }
     let missed: Vec<&Question> = questions

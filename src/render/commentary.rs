@@ -118,7 +118,7 @@ pub(crate) fn added(key: &[u8], probe: Probe<'_>) -> String {
         (0, _) => format!("{head}; every bit was already 1, so this ADD changed nothing"),
         (_, 0) => format!("{head}; newly set {} {}", bits_word(new.len()), join(new)),
         _ => format!(
-            "{head}; newly set {} {}, {} {} already 1",
+            "{head}; newly set {} {}; {} {} already 1",
             bits_word(new.len()),
             join(new),
             bits_word(old.len()),
@@ -355,9 +355,15 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
             rate(s.fp_textbook)
         ),
         if s.keys_from_fill.is_finite() {
+            // ln(1) is 0, and -(m/k)*0 is -0.0: an empty filter holds 0 keys, not -0.
+            let keys = s.keys_from_fill + 0.0;
             format!(
-                "distinct keys estimated from the fill, -(m/k)*ln(1 - X/m) = {:.1}",
-                s.keys_from_fill
+                "keys estimated from the X = {set} bits set, -(m/k)*ln(1 - X/m) = {}",
+                if keys == 0.0 {
+                    "0".to_string()
+                } else {
+                    format!("{keys:.1}")
+                }
             )
         } else {
             "distinct keys estimated from the fill: every bit is set, so the estimate is unbounded"
@@ -397,6 +403,22 @@ mod tests {
         );
     }
 
+    #[test]
+    fn stats_on_an_empty_filter_say_0_and_define_x() {
+        let session = crate::script::session::PlainSession::new(FilterSpec::lesson());
+        let mut session = session;
+        let lines = match session.execute(&crate::script::command::Command::Stats) {
+            Ok(Outcome::Stats(s)) => stats(s),
+            other => panic!("STATS gave {other:?}"),
+        };
+        let text = lines.join("\n");
+        assert!(!text.contains("-0"), "{text}");
+        assert!(
+            text.contains("keys estimated from the X = 0 bits set, -(m/k)*ln(1 - X/m) = 0"),
+            "{text}"
+        );
+    }
+
     /// Commentary from a fixed outcome, with no session behind it.
     #[test]
     fn add_and_check_lines_from_fixed_outcomes() {
@@ -406,7 +428,7 @@ mod tests {
         };
         assert_eq!(
             added(b"cat", probe),
-            "ADD cat: positions 9, 1, 9; newly set bit 9, bit 1 was already 1"
+            "ADD cat: positions 9, 1, 9; newly set bit 9; bit 1 was already 1"
         );
         let all_old = Probe {
             positions: &[22, 39],

@@ -14,7 +14,7 @@ pub fn summary(verb: Verb) -> (&'static str, &'static str) {
         ),
         Verb::Remove => (
             "REMOVE key",
-            "not possible in a plain Bloom filter (HELP REMOVE says why)",
+            "refused: in a plain Bloom filter, keys share bits",
         ),
         Verb::Bits => ("BITS", "print every bit, bit 0 first"),
         Verb::Explain => (
@@ -42,37 +42,47 @@ pub fn scheme_summary(scheme: Scheme) -> &'static str {
     }
 }
 
-/// A few more sentences about one command.
+/// The filter a scheme is taught with, named by what it is: `the 64-bit byte-sum filter`.
+pub fn filter_name(scheme: Scheme) -> &'static str {
+    match scheme {
+        Scheme::ByteSum => "the 64-bit byte-sum filter",
+        Scheme::Djb2Fnv => "the 16-bit double-hashing filter",
+        Scheme::Murmur3 => "the 100-bit murmur3 filter",
+    }
+}
+
+/// A few more sentences about one command, one paragraph each: a terminal wraps them at
+/// its width.
 fn details(verb: Verb) -> &'static [&'static str] {
     match verb {
         Verb::Add => &[
-            "Hashes the key to k positions and sets the bit at each one to 1.",
-            "Bits only ever go from 0 to 1, so nothing an ADD does can be undone.",
+            "Hashes the key to k positions and sets the bit at each one to 1. Bits only ever go \
+             from 0 to 1, so nothing an ADD does can be undone.",
             "The key is every byte after the first space: `ADD hello world` adds `hello world`.",
         ],
         Verb::Check => &[
-            "Hashes the key to the same k positions that ADD would use.",
-            "If any of those bits is 0 the key was never added: NO, and NO is always right.",
-            "If all are 1 the answer is MAYBE: the key was probably added, but other keys",
-            "may have set those bits. A MAYBE for a key never added is a false positive.",
+            "Hashes the key to the same k positions that ADD would use. If any of those bits is \
+             0 the key was never added: NO, and NO is always right.",
+            "If all are 1 the answer is MAYBE: the key was probably added, but other keys may \
+             have set those bits. A MAYBE for a key never added is a false positive.",
         ],
         Verb::Remove => &[
-            "A plain Bloom filter cannot remove a key. Two keys can share a bit: clearing",
-            "the bits of one key could clear a bit another key needs, and CHECK would then",
-            "answer NO for a key that was added. CLEAR empties the whole filter instead.",
+            "A plain Bloom filter cannot remove a key. Two keys can share a bit: clearing the \
+             bits of one key could clear a bit another key needs, and CHECK would then answer NO \
+             for a key that was added: a false negative. CLEAR empties the whole filter instead.",
         ],
         Verb::Bits => &["Prints the whole filter as 0s and 1s on one line, bit 0 on the left."],
         Verb::Explain => &[
-            "Shows the key's bytes, the arithmetic that turns them into positions,",
-            "whether each bit is set and which key set it, and what CHECK would answer.",
+            "Shows the key's bytes, the arithmetic that turns them into positions, whether each \
+             bit is set and which key set it, and what CHECK would answer.",
         ],
         Verb::Stats => &[
-            "Counts the keys added and the bits set, then compares the chance of a false",
-            "positive from the fill, (bits set / m)^k, with the textbook (1 - e^(-kn/m))^k.",
+            "Counts the keys added and the bits set, X, then compares the chance of a false \
+             positive from the fill, (X/m)^k, with the textbook (1 - e^(-kn/m))^k.",
         ],
         Verb::Clear => &[
-            "Sets every bit back to 0. A plain Bloom filter cannot remove one key,",
-            "because that key's bits may be the same bits another key needs.",
+            "Sets every bit back to 0. A plain Bloom filter cannot remove one key, because that \
+             key's bits may be the same bits another key needs.",
         ],
         Verb::Help => &["`HELP CHECK` says more about CHECK, and so on for each command."],
         Verb::Quit => {
@@ -112,6 +122,13 @@ fn overview() -> Vec<String> {
         let (usage, line) = summary(verb);
         lines.push(format!("  {usage:<15} {line}"));
     }
+    let tutor = crate::invoked::tutor();
+    lines.push(format!(
+        "From the shell: `{tutor} lesson` teaches Bloom filters step by step;"
+    ));
+    lines.push(format!(
+        "`{tutor} exercise` sets a program to write; `{tutor} grade -- PROGRAM` checks it."
+    ));
     lines
 }
 

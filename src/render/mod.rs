@@ -6,3 +6,4 @@ pub(crate) mod answers;
 pub(crate) mod commentary;
 pub(crate) mod help;
 pub(crate) mod terminal;
+pub(crate) mod wrap;

@@ -6,10 +6,14 @@ use std::io::{self, Write};
 use crate::render::{answers, commentary};
 use crate::script::session::Outcome;
 
-/// ANSI styles, or nothing when colour is off.
+/// How the terminal view looks: colour, and a ruler over BITS.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Style {
+    /// ANSI colour and highlights (a terminal, and `NO_COLOR` unset).
     pub(crate) on: bool,
+    /// Rulers over BITS, so bit 22 is found without counting (a terminal, `width` columns
+    /// wide); `None` keeps BITS one plain line, as a script has it.
+    pub(crate) ruler: Option<usize>,
 }
 
 impl Style {
@@ -32,10 +36,37 @@ impl Style {
     pub(crate) fn error(self, text: &str) -> String {
         self.paint("1;31", text)
     }
+    /// This style with rulers for a window `width` columns wide.
+    pub(crate) fn at_width(self, width: usize) -> Style {
+        Style {
+            ruler: Some(width),
+            ..self
+        }
+    }
 }
 
 /// A terminal shows the first SHOWN_BITS bits; a script gets every bit.
 const SHOWN_BITS: u64 = 4096;
+
+/// The two ruler lines over bits `from..to`: each multiple of ten's number where it starts,
+/// then the last digit of every position.
+fn ruler(from: usize, to: usize) -> [String; 2] {
+    let mut tens = String::new();
+    for i in from..to {
+        if tens.len() > i - from {
+            continue;
+        }
+        if i % 10 == 0 {
+            tens.push_str(&i.to_string());
+        } else {
+            tens.push(' ');
+        }
+    }
+    let units: String = (from..to)
+        .map(|i| char::from(b'0' + (i % 10) as u8))
+        .collect();
+    [tens.trim_end().to_string(), units]
+}
 
 /// Writes an outcome as the REPL shows it.
 pub(crate) fn show(outcome: &Outcome<'_>, style: Style, out: &mut impl Write) -> io::Result<()> {
@@ -43,20 +74,40 @@ pub(crate) fn show(outcome: &Outcome<'_>, style: Style, out: &mut impl Write) ->
         Outcome::Bits { filter, last_add } => {
             let mut bits = Vec::new();
             answers::write_first_bits(filter, SHOWN_BITS, &mut bits)?;
-            let last = last_add.positions;
-            let line: String = bits
+            // The highlight is what the note calls newly set: bits that were 0 before.
+            let fresh: Vec<u64> = last_add
+                .positions
                 .iter()
-                .enumerate()
-                .map(|(i, &b)| {
-                    let c = (b as char).to_string();
-                    if style.on && last.contains(&(i as u64)) {
-                        style.fresh(&c)
-                    } else {
-                        c
-                    }
-                })
+                .zip(last_add.was_set)
+                .filter(|&(_, &was)| !was)
+                .map(|(&p, _)| p)
                 .collect();
-            writeln!(out, "{line}")?;
+            let shown = |i: usize, b: u8| {
+                let c = char::from(b).to_string();
+                if style.on && fresh.contains(&(i as u64)) {
+                    style.fresh(&c)
+                } else {
+                    c
+                }
+            };
+            match style.ruler {
+                Some(width) => {
+                    // Rows of whole tens that fit the window, each under its own ruler.
+                    let row = (width / 10 * 10).max(10);
+                    for from in (0..bits.len()).step_by(row) {
+                        let to = (from + row).min(bits.len());
+                        for line in ruler(from, to) {
+                            writeln!(out, "{}", style.note(&line))?;
+                        }
+                        let line: String = (from..to).map(|i| shown(i, bits[i])).collect();
+                        writeln!(out, "{line}")?;
+                    }
+                }
+                None => {
+                    let line: String = bits.iter().enumerate().map(|(i, &b)| shown(i, b)).collect();
+                    writeln!(out, "{line}")?;
+                }
+            }
             let m = filter.len();
             if m > SHOWN_BITS {
                 let note = format!(
@@ -73,9 +124,13 @@ pub(crate) fn show(outcome: &Outcome<'_>, style: Style, out: &mut impl Write) ->
                 .collect();
             if !set.is_empty() && set.len() <= 64 {
                 let mut note = format!("bits set: {}", set.join(", "));
-                if !last.is_empty() {
-                    let last: Vec<String> = last.iter().map(u64::to_string).collect();
-                    note += &format!(" (the last ADD set {})", last.join(", "));
+                if !last_add.positions.is_empty() {
+                    let fresh: Vec<String> = fresh.iter().map(u64::to_string).collect();
+                    note += &if fresh.is_empty() {
+                        " (the last ADD newly set no bit)".to_string()
+                    } else {
+                        format!(" (newly set by the last ADD: {})", fresh.join(", "))
+                    };
                 }
                 writeln!(out, "{}", style.note(&note))?;
             }
@@ -104,7 +159,7 @@ mod tests {
 
     fn shown(outcome: &Outcome<'_>, on: bool) -> String {
         let mut out = Vec::new();
-        show(outcome, Style { on }, &mut out).unwrap();
+        show(outcome, Style { on, ruler: None }, &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -123,7 +178,7 @@ mod tests {
         };
         assert_eq!(
             shown(&bits, false),
-            "0100000001000000\nbits set: 1, 9 (the last ADD set 9, 1, 9)\n"
+            "0100000001000000\nbits set: 1, 9 (newly set by the last ADD: 9, 1)\n"
         );
         let coloured = shown(&bits, true);
         assert!(coloured.contains("\x1b[1;32m1\x1b[0m"), "{coloured:?}");
@@ -145,5 +200,15 @@ mod tests {
             shown(&check, false),
             "NO\nCHECK plum: positions 62, 27; bits 62, 27 are 0, so plum was never added and NO is certain\n"
         );
+    }
+
+    #[test]
+    fn rulers_number_every_tenth_bit() {
+        let [tens, units] = ruler(0, 25);
+        assert_eq!(tens, "0         10        20");
+        assert_eq!(units, "0123456789012345678901234");
+        let [tens, units] = ruler(90, 112);
+        assert_eq!(tens, "90        100       110");
+        assert_eq!(units.len(), 22);
     }
 }

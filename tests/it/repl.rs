@@ -43,10 +43,14 @@ fn answers_explains_and_leaves_on_ctrl_d() {
         .expect("a note says which bits are 0");
     p.exp_string("bloom> ").unwrap();
     p.send_line("BITS").unwrap();
+    p.exp_string("0         10        20        30        40        50        60")
+        .expect("a ruler numbers every tenth bit");
+    p.exp_string("0123456789012345678901234567890123456789012345678901234567890123")
+        .expect("and every bit's last digit");
     p.exp_string("0000000000000000000000000000000000000000000001000000001000000000")
         .expect("BITS answers");
-    p.exp_string("the last ADD set 54, 45")
-        .expect("BITS names the last ADD's bits");
+    p.exp_string("newly set by the last ADD: 54, 45")
+        .expect("BITS names the bits the last ADD newly set");
     p.exp_string("bloom> ").unwrap();
     p.send_line("FOO").unwrap();
     p.exp_string("unknown command `FOO`")
@@ -149,6 +153,19 @@ fn tab_completes_command_words() {
     p.exp_string("MAYBE").expect("the completed command ran");
     p.exp_string("CHECK fig: positions 54, 45").unwrap();
     p.exp_string("bloom> ").unwrap();
+    // A space typed after the completion is the one TAB already put there.
+    p.send("CH\t").unwrap();
+    p.flush().unwrap();
+    p.exp_string("CHECK ").expect("TAB completed the word");
+    p.send_line(" fig").unwrap();
+    p.exp_string("MAYBE")
+        .expect("`CH<TAB> fig` checks fig, not the key ` fig`");
+    p.exp_string("CHECK fig: positions 54, 45").unwrap();
+    p.exp_string("bloom> ").unwrap();
+    // Typed by hand, two spaces still make a key that starts with a space.
+    p.send_line("CHECK  fig").unwrap();
+    p.exp_string("CHECK \" fig\"").expect("the key ` fig`");
+    p.exp_string("bloom> ").unwrap();
     p.send_line("HELP").unwrap();
     p.exp_string("EXPLAIN key")
         .expect("HELP lists the tutor's commands");
@@ -178,7 +195,7 @@ fn the_lesson_runs_on_a_terminal_and_saves_progress() {
     p.exp_string("What is h1 for fig?").expect("the next step");
     p.exp_string("answer> ").unwrap();
     p.send_control('d').unwrap();
-    p.exp_string("Progress saved at step 2 of 12")
+    p.exp_string("Progress saved at step 2 of 13")
         .expect("Ctrl-D saves and leaves");
     p.exp_eof().unwrap();
     assert_eq!(exit_code(&p), 0);
@@ -257,4 +274,95 @@ fn history_survives_a_closed_terminal_and_a_second_session() {
         history.contains("ADD from-first") && history.contains("ADD from-second"),
         "both sessions' lines are kept: {history:?}"
     );
+}
+
+/// Starts the tutor on a terminal `cols` columns wide (set with `stty` before it starts).
+fn start_at_width(state: &std::path::Path, cols: u16) -> PtySession {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!(
+            "stty cols {cols} rows 40 && exec \"$0\" --no-history"
+        ))
+        .arg(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .env("XDG_STATE_HOME", state)
+        .env("HOME", state)
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm");
+    let mut p = spawn_command(cmd, Some(TIMEOUT_MS)).expect("the tutor starts on a pty");
+    p.exp_string("Ctrl-D leaves").expect("banner");
+    p.exp_string("bloom> ").expect("first prompt");
+    p
+}
+
+/// `text` without terminal control sequences (`ESC [ ... letter`) and carriage returns.
+fn plain(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => {
+                // CSI: ESC [ then parameters up to a final letter.
+                if chars.next() == Some('[') {
+                    for d in chars.by_ref() {
+                        if d.is_ascii_alphabetic() || d == '~' {
+                            break;
+                        }
+                    }
+                }
+            }
+            '\r' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The lines the tutor wrote after `answer` (the first line of what `command` prints), up
+/// to the next prompt.
+fn lines_after(p: &mut PtySession, command: &str, answer: &str) -> Vec<String> {
+    p.send_line(command).unwrap();
+    p.exp_string(&format!("{answer}\r\n")).expect("the answer");
+    let shown = p.exp_string("bloom> ").expect("the next prompt");
+    plain(&shown)
+        .split('\n')
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn notes_wrap_between_words_at_the_window_width() {
+    let note = "CHECK sun: positions 22, 39; bits 22, 39 are 0, so sun was never added and \
+                NO is certain";
+    let words = |lines: &[String]| {
+        lines
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for cols in [50u16, 120] {
+        let state = tempfile::tempdir().unwrap();
+        let mut p = start_at_width(state.path(), cols);
+        let note_lines = &lines_after(&mut p, "CHECK sun", "NO");
+        assert_eq!(
+            words(note_lines),
+            note,
+            "at {cols} columns the note reads {note_lines:?}"
+        );
+        for line in note_lines {
+            assert!(
+                line.chars().count() <= usize::from(cols),
+                "at {cols} columns a line is longer: {line:?}"
+            );
+        }
+        let expected_lines = if cols < 80 { 2 } else { 1 };
+        assert_eq!(
+            note_lines.len(),
+            expected_lines,
+            "at {cols} columns: {note_lines:?}"
+        );
+        p.send_control('d').unwrap();
+        p.exp_eof().unwrap();
+    }
 }

@@ -1,0 +1,262 @@
+//! Prose that fits: lines wrapped between words at the terminal's width, or at a fixed
+//! width when the output is not a terminal, so piped output (and golden files) stay stable.
+
+use std::io::{self, Write};
+
+use textwrap::{Options, WordSplitter};
+
+/// The width prose is wrapped at when the output is not a terminal.
+pub(crate) const PIPED_WIDTH: usize = 80;
+
+/// How wide a line of prose may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Width {
+    /// Always this many columns.
+    Fixed(usize),
+    /// The terminal's width, read again for every line, so a resized window is followed.
+    Terminal,
+}
+
+impl Width {
+    /// The width for stdout: the terminal's when it is one, else [`PIPED_WIDTH`].
+    pub(crate) fn for_stdout() -> Width {
+        if io::IsTerminal::is_terminal(&io::stdout()) {
+            Width::Terminal
+        } else {
+            Width::Fixed(PIPED_WIDTH)
+        }
+    }
+
+    fn columns(self) -> usize {
+        match self {
+            Width::Fixed(n) => n,
+            Width::Terminal => textwrap::termwidth(),
+        }
+    }
+}
+
+/// Lines indented this much or more are code (a command to copy, a formula laid out by
+/// hand): they are never wrapped.
+pub(crate) const CODE_INDENT: usize = 4;
+
+/// One line of prose wrapped at `width` columns, between words, never inside one: a word
+/// longer than the line (a BITS line, a path) stands alone. A line's leading spaces are kept
+/// on every line it wraps to, and a list item (`- `, `? `, `> `, `# `) hangs under its
+/// text. A line indented by [`CODE_INDENT`] spaces or more is kept whole.
+pub(crate) fn wrap_line(line: &str, width: usize) -> Vec<String> {
+    let body = line.trim_start_matches(' ');
+    let indent = &line[..line.len() - body.len()];
+    if body.is_empty()
+        || indent.len() >= CODE_INDENT
+        || textwrap::core::display_width(line) <= width
+    {
+        return vec![line.to_string()];
+    }
+    let hang = if ["- ", "? ", "> ", "* ", "# "]
+        .iter()
+        .any(|m| body.starts_with(m))
+    {
+        "  "
+    } else {
+        ""
+    };
+    let rest = format!("{indent}{hang}");
+    let options = Options::new(width.max(rest.len() + 8))
+        .initial_indent(indent)
+        .subsequent_indent(&rest)
+        .break_words(false)
+        .word_splitter(WordSplitter::NoHyphenation);
+    // A `quoted command` is one word: it is copied whole, so it is never split.
+    let protected = protect_quoted(body);
+    textwrap::wrap(&protected, options)
+        .into_iter()
+        .map(|l| l.replace(KEEP_TOGETHER, " "))
+        .collect()
+}
+
+/// Stands for a space inside backticks while a line is wrapped: it is not a space to
+/// textwrap, and it is as wide as one.
+const KEEP_TOGETHER: char = '\u{a0}';
+
+/// `text` with each space between a pair of backticks, or inside a short parenthesis (a
+/// formula such as `(1 - e^(-kn/m))^k`), made [`KEEP_TOGETHER`]. A space that already was
+/// one (a no-break space in a key) would come back as a space, so such text is left as is.
+fn protect_quoted(text: &str) -> String {
+    /// A parenthesis this long or shorter is read as one term of a formula.
+    const SHORT: usize = 20;
+    if text.contains(KEEP_TOGETHER) {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut keep = vec![false; chars.len()];
+    let mut quoted = false;
+    for (i, &c) in chars.iter().enumerate() {
+        match c {
+            '`' => quoted = !quoted,
+            ' ' if quoted => keep[i] = true,
+            '(' => {
+                // The matching parenthesis, if it closes soon.
+                let mut depth = 0;
+                let end = chars[i..].iter().take(SHORT).position(|&d| {
+                    depth += match d {
+                        '(' => 1,
+                        ')' => -1,
+                        _ => 0,
+                    };
+                    depth == 0
+                });
+                if let Some(len) = end {
+                    for k in keep.iter_mut().skip(i).take(len) {
+                        *k = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    chars
+        .iter()
+        .zip(keep)
+        .map(|(&c, k)| if k && c == ' ' { KEEP_TOGETHER } else { c })
+        .collect()
+}
+
+/// A writer that wraps each line written through it (see [`wrap_line`]) before passing it
+/// on. A line is written when its `\n` arrives; `flush` passes on a partial line as it is.
+pub(crate) struct Wrapped<W: Write> {
+    inner: W,
+    width: Width,
+    pending: Vec<u8>,
+}
+
+impl<W: Write> Wrapped<W> {
+    pub(crate) fn new(inner: W, width: Width) -> Wrapped<W> {
+        Wrapped {
+            inner,
+            width,
+            pending: Vec::new(),
+        }
+    }
+
+    fn write_line(&mut self, line: &[u8]) -> io::Result<()> {
+        match std::str::from_utf8(line) {
+            Ok(text) => {
+                for part in wrap_line(text, self.width.columns()) {
+                    self.inner.write_all(part.as_bytes())?;
+                    self.inner.write_all(b"\n")?;
+                }
+                Ok(())
+            }
+            // Bytes that are not text are shown escaped before they get here; pass them on.
+            Err(_) => {
+                self.inner.write_all(line)?;
+                self.inner.write_all(b"\n")
+            }
+        }
+    }
+}
+
+impl<W: Write> Write for Wrapped<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while let Some(i) = memchr::memchr(b'\n', rest) {
+            let mut line = std::mem::take(&mut self.pending);
+            line.extend_from_slice(&rest[..i]);
+            self.write_line(&line)?;
+            rest = &rest[i + 1..];
+        }
+        self.pending.extend_from_slice(rest);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.pending.is_empty() {
+            let partial = std::mem::take(&mut self.pending);
+            self.inner.write_all(&partial)?;
+        }
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for Wrapped<W> {
+    fn drop(&mut self) {
+        // A last line without its `\n` is still shown; an error here has nowhere to go.
+        let _ = self.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn case(line: &str, width: usize, expected: &[&str]) {
+        assert_eq!(
+            wrap_line(line, width),
+            expected,
+            "{line:?} at {width} columns"
+        );
+    }
+
+    #[test]
+    fn wraps_between_words_only() {
+        case("short line", 80, &["short line"]);
+        case(
+            "the 64-character BITS line is long",
+            20,
+            &["the 64-character", "BITS line is long"],
+        );
+        let bits = "0".repeat(64);
+        case(&format!("BITS: {bits}"), 30, &["BITS:", &bits]);
+        case(
+            "djb2-fnv and --progress-file",
+            22,
+            &["djb2-fnv and", "--progress-file"],
+        );
+        let code = "    printf 'ADD fig\\n' | python3 bloom.py";
+        case(code, 20, &[code]);
+        case(
+            "run `bloom-tutor lesson basics` to go on",
+            20,
+            &["run", "`bloom-tutor lesson basics`", "to go on"],
+        );
+        case(
+            "compared with the textbook (1 - e^(-kn/m))^k today",
+            30,
+            &["compared with the textbook", "(1 - e^(-kn/m))^k today"],
+        );
+    }
+
+    #[test]
+    fn keeps_indents_and_hangs_list_items() {
+        case(
+            "  - one two three four five six seven eight nine ten",
+            26,
+            &[
+                "  - one two three four",
+                "    five six seven eight",
+                "    nine ten",
+            ],
+        );
+        case(
+            "? which bits are set now after three adds",
+            24,
+            &["? which bits are set now", "  after three adds"],
+        );
+    }
+
+    #[test]
+    fn a_writer_wraps_each_line_and_passes_partial_lines_on_flush() {
+        let mut got = Vec::new();
+        {
+            let mut w = Wrapped::new(&mut got, Width::Fixed(10));
+            write!(w, "one two three\nfour").unwrap();
+            w.flush().unwrap();
+            w.write_all(b" five\n").unwrap();
+        }
+        assert_eq!(
+            String::from_utf8(got).unwrap(),
+            "one two\nthree\nfour five\n"
+        );
+    }
+}
