@@ -54,11 +54,15 @@ pub fn parse() -> Result<Cli, ExitCode> {
         Ok(cli) => return Ok(cli),
         Err(err) => err,
     };
-    // clap writes help and version to stdout and errors to stderr, in colour on a terminal.
-    let printed = err.print().and_then(|()| io::stdout().flush());
     if err.use_stderr() {
+        // clap's message echoes the user's words as they were typed: escape what a terminal
+        // would act on (`-m $'6\e]0;title\a4'`), without colour.
+        let text = crate::escape::text_lines(&err.render().to_string());
+        let _ = io::stderr().write_all(text.as_bytes());
         return Err(ExitCode::from(2));
     }
+    // Help and version go to stdout, in colour on a terminal.
+    let printed = err.print().and_then(|()| io::stdout().flush());
     match printed {
         Ok(()) => Err(ExitCode::SUCCESS),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(ExitCode::SUCCESS),
@@ -108,11 +112,12 @@ impl FilterArgs {
 /// which would make them a file name.
 fn whole_number<T: std::str::FromStr>(s: &str) -> Result<T, String> {
     let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let shown = crate::escape::escape_prefix(s.as_bytes());
     match s.parse::<T>() {
         Ok(n) if digits => Ok(n),
-        _ if s.starts_with('-') => Err(format!("expected a positive whole number, got `{s}`")),
-        _ if digits => Err(format!("`{s}` is too large")),
-        _ => Err(format!("expected a whole number, got `{s}`")),
+        _ if s.starts_with('-') => Err(format!("expected a positive whole number, got `{shown}`")),
+        _ if digits => Err(format!("`{shown}` is too large")),
+        _ => Err(format!("expected a whole number, got `{shown}`")),
     }
 }
 

@@ -50,10 +50,53 @@ pub fn escape(bytes: &[u8]) -> String {
     escaped(bytes).to_string()
 }
 
+/// A path for a message, escaped like any other bytes: a file name can hold an escape
+/// sequence or a newline as easily as a key can.
+pub fn path(p: &std::path::Path) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        escape(p.as_os_str().as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        escape(p.to_string_lossy().as_bytes())
+    }
+}
+
+/// Text from elsewhere (a library's message that may echo the user's input) with every
+/// control and format character escaped, but its line breaks and backslashes kept (it may
+/// already hold escapes of ours).
+pub fn text_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push('\n'),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if hidden(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// At most [`PREFIX_BYTES`] of `bytes`, escaped, then `... (N bytes in all)` when there was
 /// more: a bounded picture of an input of any length.
 pub fn escape_prefix(bytes: &[u8]) -> String {
     escape_prefix_of(bytes, PREFIX_BYTES)
+}
+
+/// [`escaped_ascii`] of at most [`PREFIX_BYTES`] of `bytes`, then how long it was.
+pub fn escape_ascii_prefix(bytes: &[u8]) -> String {
+    if bytes.len() <= PREFIX_BYTES {
+        return escaped_ascii(bytes).to_string();
+    }
+    format!(
+        "{}... ({} bytes in all)",
+        escaped_ascii(&bytes[..PREFIX_BYTES]),
+        bytes.len()
+    )
 }
 
 /// [`escape_prefix`] with another limit, in bytes of the input.
@@ -78,17 +121,29 @@ fn is_continuation(b: u8) -> bool {
     b & 0xc0 == 0x80
 }
 
-/// Whether a character is shown as an escape: controls, and format characters that change
-/// how the text around them looks without showing themselves.
+/// Whether a character is shown as an escape: controls, line and paragraph separators, and
+/// every format character (Unicode's category Cf: bidi controls, zero-width characters, the
+/// soft hyphen, tag characters...), which change how the text around them looks, or hide
+/// text, without showing themselves.
 fn hidden(c: char) -> bool {
     c.is_control()
         || matches!(c,
-            '\u{200b}'..='\u{200f}'   // zero-width spaces and joiners, LRM, RLM
-            | '\u{2028}'..='\u{202e}' // line and paragraph separators, bidi embeddings
-            | '\u{2060}'..='\u{2064}' // word joiner, invisible operators
-            | '\u{2066}'..='\u{2069}' // bidi isolates
-            | '\u{feff}'              // byte-order mark
-            | '\u{fff9}'..='\u{fffb}' // interlinear annotation
+            '\u{ad}'                       // soft hyphen
+            | '\u{600}'..='\u{605}'        // Arabic number signs
+            | '\u{61c}'                     // Arabic letter mark (a bidi control)
+            | '\u{6dd}' | '\u{70f}' | '\u{890}'..='\u{891}' | '\u{8e2}'
+            | '\u{180e}'                    // Mongolian vowel separator
+            | '\u{200b}'..='\u{200f}'      // zero-width spaces and joiners, LRM, RLM
+            | '\u{2028}'..='\u{202e}'      // line and paragraph separators, bidi embeddings
+            | '\u{2060}'..='\u{2064}'      // word joiner, invisible operators
+            | '\u{2066}'..='\u{206f}'      // bidi isolates, deprecated format characters
+            | '\u{feff}'                    // byte-order mark
+            | '\u{fff9}'..='\u{fffb}'      // interlinear annotation
+            | '\u{110bd}' | '\u{110cd}'
+            | '\u{13430}'..='\u{1343f}'    // Egyptian hieroglyph format controls
+            | '\u{1bca0}'..='\u{1bca3}'    // shorthand format controls
+            | '\u{1d173}'..='\u{1d17a}'    // musical symbol format controls
+            | '\u{e0001}' | '\u{e0020}'..='\u{e007f}' // language tag and tag characters
         )
 }
 
@@ -156,6 +211,31 @@ mod tests {
         assert_ne!(escape(b"\xff"), escape(b"\xfe"));
         assert_ne!(escape(b"\\xff"), escape(b"\xff"));
         assert_ne!(escape(b"\\t"), escape(b"\t"));
+    }
+
+    #[test]
+    fn format_characters_are_escaped() {
+        case("a\u{61c}b".as_bytes(), "a\\u{61c}b");
+        case("\u{ad}".as_bytes(), "\\u{ad}");
+        case("x\u{e0041}".as_bytes(), "x\\u{e0041}");
+        case("\u{2028}".as_bytes(), "\\u{2028}");
+    }
+
+    #[test]
+    fn paths_and_foreign_text_are_escaped() {
+        assert_eq!(
+            path(std::path::Path::new("e\x1b[31mvil\nx")),
+            "e\\u{1b}[31mvil\\nx"
+        );
+        assert_eq!(
+            text_lines("bad '\x1b]0;t\x07'\nnext"),
+            "bad '\\u{1b}]0;t\\u{7}'\nnext"
+        );
+        assert_eq!(
+            text_lines("got `\\u{1}`"),
+            "got `\\u{1}`",
+            "escapes of ours are kept"
+        );
     }
 
     #[test]

@@ -31,27 +31,45 @@ impl HistoryFile {
         }
         // Refuses a FIFO or a device before opening it.
         atomic::check_replaceable(path)?;
-        let entries = match File::open(path) {
+        let (entries, lines) = match File::open(path) {
             Ok(file) => read_tail(file)?,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => (Vec::new(), 0),
             Err(e) => return Err(e.into()),
         };
-        let history = HistoryFile {
+        let mut history = HistoryFile {
             path: path.to_path_buf(),
-            appended: entries.len(),
+            appended: lines,
         };
+        // A file that grew past twice what is kept (other sessions, an older tutor) is
+        // trimmed now, so it never grows without bound.
+        if lines > 2 * MAX_ENTRIES {
+            history.trim()?;
+        }
         Ok((history, entries))
     }
 
     /// Appends one entry (one line) with a single write at the end of the file, so two
     /// sessions appending at once do not mix their lines.
     pub(crate) fn append(&mut self, entry: &str) -> io::Result<()> {
-        let mut line = entry.replace(['\n', '\r'], " ");
-        line.push('\n');
         let mut file = OpenOptions::new()
             .create(true)
+            .read(true)
             .append(true)
             .open(&self.path)?;
+        // A write cut short before (a full disk) left a line without its end: start a new
+        // line, so this entry stays whole.
+        let mut line = String::new();
+        let len = file.metadata()?.len();
+        if len > 0 {
+            let mut last = [0u8];
+            file.seek(SeekFrom::Start(len - 1))?;
+            file.read_exact(&mut last)?;
+            if last[0] != b'\n' {
+                line.push('\n');
+            }
+        }
+        line.push_str(&entry.replace(['\n', '\r'], " "));
+        line.push('\n');
         file.write_all(line.as_bytes())?;
         self.appended += 1;
         if self.appended > 2 * MAX_ENTRIES {
@@ -62,7 +80,7 @@ impl HistoryFile {
 
     /// Rewrites the file with its last [`MAX_ENTRIES`] entries, atomically.
     fn trim(&mut self) -> io::Result<()> {
-        let entries = read_tail(File::open(&self.path)?).map_err(io::Error::other)?;
+        let (entries, _) = read_tail(File::open(&self.path)?).map_err(io::Error::other)?;
         let mut text = entries.join("\n");
         text.push('\n');
         atomic::write_atomically(&self.path, text.as_bytes())?;
@@ -72,8 +90,9 @@ impl HistoryFile {
 }
 
 /// The last [`MAX_ENTRIES`] entries of a history file, reading at most [`MAX_BYTES`] from its
-/// end. Lines that are not UTF-8 are skipped, and so is the `#V2` header older versions wrote.
-fn read_tail(mut file: File) -> Result<Vec<String>, StateFileError> {
+/// end, and how many lines the file holds (more than any count when it is larger than that).
+/// Lines that are not UTF-8 are skipped, and so is the `#V2` header older versions wrote.
+fn read_tail(mut file: File) -> Result<(Vec<String>, usize), StateFileError> {
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(StateFileError::NotRegular { kind: "not a file" });
@@ -87,13 +106,14 @@ fn read_tail(mut file: File) -> Result<Vec<String>, StateFileError> {
         // The read began inside a line.
         lines.remove(0);
     }
+    let count = if start > 0 { usize::MAX } else { lines.len() };
     let entries: Vec<String> = lines
         .into_iter()
         .filter(|l| !l.is_empty() && *l != b"#V2")
         .filter_map(|l| std::str::from_utf8(l).ok().map(str::to_string))
         .collect();
     let skip = entries.len().saturating_sub(MAX_ENTRIES);
-    Ok(entries.into_iter().skip(skip).collect())
+    Ok((entries.into_iter().skip(skip).collect(), count))
 }
 
 #[cfg(test)]
@@ -143,6 +163,29 @@ mod tests {
         let (_, got) = HistoryFile::open(&path).unwrap();
         assert_eq!(got.len(), MAX_ENTRIES);
         assert_eq!(got.last().map(String::as_str), Some("ADD k2004"));
+    }
+
+    #[test]
+    fn a_long_file_is_trimmed_when_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("history.txt");
+        let text: String = (0..5000).map(|i| format!("ADD k{i}\n")).collect();
+        fs::write(&path, text).unwrap();
+        let (_, got) = HistoryFile::open(&path).unwrap();
+        assert_eq!(got.len(), MAX_ENTRIES);
+        let lines = fs::read_to_string(&path).unwrap().lines().count();
+        assert_eq!(lines, MAX_ENTRIES, "the file itself was trimmed");
+    }
+
+    #[test]
+    fn an_entry_after_a_cut_short_line_stays_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("history.txt");
+        fs::write(&path, "ADD fig\nADD zzz").unwrap();
+        let (mut h, _) = HistoryFile::open(&path).unwrap();
+        h.append("CHECK fig").unwrap();
+        let (_, got) = HistoryFile::open(&path).unwrap();
+        assert_eq!(got, ["ADD fig", "ADD zzz", "CHECK fig"]);
     }
 
     #[test]

@@ -41,6 +41,7 @@ pub use crate::script::reader::Source;
 /// Runs the tutor as the command line asks. `Ok` carries the exit status: 0 when every
 /// line was valid, 1 otherwise.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    ignore_file_size_signal();
     if stdout_is_closed() {
         // Rust's standard output quietly drops writes to a closed descriptor.
         anyhow::bail!("standard output is closed, so the tutor's output would be lost");
@@ -76,7 +77,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// Runs the command line's script files (or stdin) in order against one filter.
 fn run_files(cli: &Cli, spec: FilterSpec) -> anyhow::Result<ExitCode> {
-    let mut runner = ScriptRunner::new(spec, cli.explain, cli.filter.any_given());
+    let mut runner = ScriptRunner::try_new(spec, cli.explain, cli.filter.any_given())?;
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut err = io::stderr().lock();
     let mut bad_lines = 0;
@@ -87,7 +88,7 @@ fn run_files(cli: &Cli, spec: FilterSpec) -> anyhow::Result<ExitCode> {
         &cli.files[..]
     };
     for path in files {
-        let name = path.display().to_string();
+        let name = crate::escape::path(path);
         let end = if path.as_os_str() == "-" {
             // Among named files, stdin is named too.
             let source = if cli.files.is_empty() {
@@ -120,6 +121,19 @@ fn run_files(cli: &Cli, spec: FilterSpec) -> anyhow::Result<ExitCode> {
         ExitCode::FAILURE
     })
 }
+
+/// Past a file-size limit (`ulimit -f`), a write raises SIGXFSZ, which would end the tutor
+/// with no message and half a file. Caught, the write fails with an error the tutor reports,
+/// and its atomic writes remove their temporary files.
+#[cfg(unix)]
+fn ignore_file_size_signal() {
+    let caught = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Registering can only fail for a signal that cannot be caught; SIGXFSZ can.
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, caught);
+}
+
+#[cfg(not(unix))]
+fn ignore_file_size_signal() {}
 
 /// Whether standard output was closed when the tutor started (`bloom-tutor >&-`).
 ///

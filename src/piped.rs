@@ -5,6 +5,7 @@ use std::fmt;
 use std::io::{self, Read, Write};
 
 use crate::engine::bloom::Tracer;
+use crate::engine::filter::OutOfMemory;
 use crate::engine::scheme::FilterSpec;
 use crate::escape::escaped;
 use crate::render::{answers, commentary};
@@ -31,6 +32,8 @@ pub enum ScriptError {
     Write(io::Error),
     /// The `# filter:` line names a filter that cannot be made: nothing was run.
     Directive { at: String, error: DirectiveError },
+    /// The `# filter:` line names a filter too large for the memory there is.
+    Memory { at: String, error: OutOfMemory },
 }
 
 impl fmt::Display for ScriptError {
@@ -41,6 +44,7 @@ impl fmt::Display for ScriptError {
             ScriptError::Directive { at, error } => {
                 write!(f, "{at}: {error}; nothing was run")
             }
+            ScriptError::Memory { at, error } => write!(f, "{at}: {error}; nothing was run"),
         }
     }
 }
@@ -50,7 +54,7 @@ impl std::error::Error for ScriptError {
         match self {
             ScriptError::Read(e) | ScriptError::Write(e) => Some(e),
             // Its message already says what is wrong.
-            ScriptError::Directive { .. } => None,
+            ScriptError::Directive { .. } | ScriptError::Memory { .. } => None,
         }
     }
 }
@@ -109,6 +113,23 @@ impl ScriptRunner {
             },
             spec_fixed,
         }
+    }
+
+    /// [`ScriptRunner::new`], or an error when the filter's bits do not fit in memory: for a
+    /// shape a user chose (a filter of 2^32 bits needs 512 MiB).
+    pub fn try_new(
+        spec: FilterSpec,
+        explain: bool,
+        spec_fixed: bool,
+    ) -> Result<ScriptRunner, OutOfMemory> {
+        Ok(ScriptRunner {
+            session: if explain {
+                Sessions::Explained(Session::try_new(spec)?)
+            } else {
+                Sessions::Plain(Session::try_new(spec)?)
+            },
+            spec_fixed,
+        })
     }
 
     /// Runs one script: answers to `out`, one message per bad line to `err`. A failure to
@@ -280,7 +301,14 @@ impl<T: Tracer, W: Write, E: Write> Run<'_, T, W, E> {
                     ))?;
                 }
             }
-            Ok(spec) => self.session.reshape(spec),
+            Ok(spec) => {
+                if let Err(error) = self.session.try_reshape(spec) {
+                    return Err(ScriptError::Memory {
+                        at: self.source.at(line_no),
+                        error,
+                    });
+                }
+            }
             Err(error) => {
                 return Err(ScriptError::Directive {
                     at: self.source.at(line_no),

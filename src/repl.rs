@@ -95,7 +95,7 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
                 let _ = writeln!(
                     stderr,
                     "warning: no history this time: could not use `{}`: {e}",
-                    path.display()
+                    crate::escape::path(path)
                 );
                 None
             }
@@ -105,7 +105,7 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         writeln!(stdout, "{line}")?;
     }
     stdout.flush()?;
-    let mut session = TracedSession::new(spec);
+    let mut session = TracedSession::try_new(spec)?;
     loop {
         let line = match editor.readline(PROMPT) {
             Ok(line) => line,

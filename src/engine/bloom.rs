@@ -1,7 +1,7 @@
 //! The filter as a whole: a spec and its bits, with the one implementation of ADD and CHECK
 //! that the scripts, the REPL, the lessons, the experiment and library users all run.
 
-use crate::engine::filter::Filter;
+use crate::engine::filter::{Filter, OutOfMemory};
 use crate::engine::scheme::FilterSpec;
 
 /// The two answers a Bloom filter gives. Only NO is certain.
@@ -97,6 +97,14 @@ impl Bloom {
             spec,
             filter: Filter::new(spec.bits()),
         }
+    }
+
+    /// An empty filter of the given shape, or an error when its bits do not fit in memory.
+    pub fn try_new(spec: FilterSpec) -> Result<Bloom, OutOfMemory> {
+        Ok(Bloom {
+            spec,
+            filter: Filter::try_new(spec.bits())?,
+        })
     }
 
     /// The filter's shape.

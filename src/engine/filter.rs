@@ -3,6 +3,26 @@
 /// The largest number of bits a filter may have (2^32).
 pub const MAX_BITS: u64 = 1 << 32;
 
+/// The memory for a filter's bits could not be had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfMemory {
+    /// The filter's m.
+    pub bits: u64,
+}
+
+impl std::fmt::Display for OutOfMemory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "could not get {} bytes of memory for a filter of {} bits",
+            self.bits.div_ceil(64) * 8,
+            self.bits
+        )
+    }
+}
+
+impl std::error::Error for OutOfMemory {}
+
 /// A fixed-size array of `m` bits, all 0 at the start.
 ///
 /// Bits are packed 64 to a word, bit `i` in word `i / 64` at shift `i % 64`, so the main
@@ -16,13 +36,27 @@ pub struct Filter {
 
 impl Filter {
     /// An empty filter of `m` bits. `m` must be in `1..=MAX_BITS` (checked by the caller,
-    /// see [`crate::engine::scheme::FilterSpec`]).
+    /// see [`crate::engine::scheme::FilterSpec`]). Like a `Vec`, it aborts when the memory
+    /// cannot be had; [`Filter::try_new`] says so instead.
     pub fn new(m: u64) -> Filter {
         debug_assert!((1..=MAX_BITS).contains(&m));
         Filter {
             m,
             words: vec![0; m.div_ceil(64) as usize],
         }
+    }
+
+    /// An empty filter of `m` bits, or an error when the memory for them cannot be had
+    /// (a filter of 2^32 bits needs 512 MiB).
+    pub fn try_new(m: u64) -> Result<Filter, OutOfMemory> {
+        debug_assert!((1..=MAX_BITS).contains(&m));
+        let len = m.div_ceil(64) as usize;
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(len)
+            .map_err(|_| OutOfMemory { bits: m })?;
+        words.resize(len, 0);
+        Ok(Filter { m, words })
     }
 
     /// The number of bits, m.

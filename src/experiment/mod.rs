@@ -184,21 +184,31 @@ struct SvgFile {
     target: PathBuf,
     /// The temporary file beside `target`, or `None` to write `target` in place.
     temp: Option<PathBuf>,
+    /// For a target that is not a regular file (`/dev/stdout`, a FIFO): opened already, so
+    /// a FIFO nobody reads is found out before the run instead of blocking after it.
+    opened: Option<fs::File>,
 }
 
 impl SvgFile {
     fn check(path: &Path) -> anyhow::Result<SvgFile> {
-        let fail = || format!("could not write the chart to `{}`", path.display());
+        let fail = || {
+            format!(
+                "could not write the chart to `{}`",
+                crate::escape::path(path)
+            )
+        };
         let mut target = path.to_path_buf();
         if let Ok(meta) = fs::metadata(path) {
             if meta.is_dir() {
                 bail!("{}: it is a folder", fail());
             }
             if !meta.is_file() {
+                let file = open_without_waiting(path).with_context(fail)?;
                 return Ok(SvgFile {
                     path: target.clone(),
                     target,
                     temp: None,
+                    opened: Some(file),
                 });
             }
             if meta.permissions().readonly() {
@@ -224,17 +234,24 @@ impl SvgFile {
             path: path.to_path_buf(),
             target,
             temp: Some(temp),
+            opened: None,
         })
     }
 
     fn write(&self, svg: &str) -> anyhow::Result<()> {
-        let fail = || format!("could not write the chart to `{}`", self.path.display());
+        let fail = || {
+            format!(
+                "could not write the chart to `{}`",
+                crate::escape::path(&self.path)
+            )
+        };
         let Some(temp) = &self.temp else {
-            return OpenOptions::new()
-                .write(true)
-                .open(&self.target)
-                .and_then(|mut f| f.write_all(svg.as_bytes()))
-                .with_context(fail);
+            let mut file = match &self.opened {
+                Some(file) => file.try_clone(),
+                None => OpenOptions::new().write(true).open(&self.target),
+            }
+            .with_context(fail)?;
+            return file.write_all(svg.as_bytes()).with_context(fail);
         };
         let written = fs::write(temp, svg).and_then(|()| fs::rename(temp, &self.target));
         if written.is_err() {
@@ -242,6 +259,27 @@ impl SvgFile {
         }
         written.with_context(fail)
     }
+}
+
+/// Opens a file that is not a regular file for writing without waiting for a reader: a FIFO
+/// that nobody reads is an error ("No such device or address") rather than a hang.
+#[cfg(unix)]
+fn open_without_waiting(path: &Path) -> std::io::Result<fs::File> {
+    use nix::fcntl::{FcntlArg, OFlag, fcntl};
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = OpenOptions::new()
+        .write(true)
+        .custom_flags(OFlag::O_NONBLOCK.bits())
+        .open(path)?;
+    // Writes then wait as usual.
+    let flags = OFlag::from_bits_truncate(fcntl(&file, FcntlArg::F_GETFL)?);
+    fcntl(&file, FcntlArg::F_SETFL(flags - OFlag::O_NONBLOCK))?;
+    Ok(file)
+}
+
+#[cfg(not(unix))]
+fn open_without_waiting(path: &Path) -> std::io::Result<fs::File> {
+    OpenOptions::new().write(true).open(path)
 }
 
 /// Runs `experiment` as `args` asks, writing the table and chart to `out`, and a warning
@@ -287,6 +325,11 @@ fn run_with(
             group(max),
             group(v)
         );
+    }
+    // Every scheme here has the same m: one filter tried now says whether its bits fit in
+    // memory, rather than an abort in the middle of the run.
+    if let Some(spec) = specs.first() {
+        drop(Bloom::try_new(*spec)?);
     }
     let svg = args.svg.as_deref().map(SvgFile::check).transpose()?;
     let plan = Plan {
@@ -442,7 +485,7 @@ fn run_with(
         // The table first, in case the figure goes to the same place (`--svg /dev/stdout`).
         out.flush()?;
         svg.write(&chart::svg(&title, &series))?;
-        writeln!(out, "chart written to {}", svg.path.display())?;
+        writeln!(out, "chart written to {}", crate::escape::path(&svg.path))?;
     }
     Ok(())
 }
@@ -645,7 +688,10 @@ mod tests {
         let path = dir.path().join("chart.svg");
         a.svg = Some(path.clone());
         let (out, _) = run_text(&a, f64::INFINITY).unwrap();
-        assert!(out.ends_with(&format!("chart written to {}\n", path.display())));
+        assert!(out.ends_with(&format!(
+            "chart written to {}\n",
+            crate::escape::path(&path)
+        )));
         assert!(fs::read_to_string(&path).unwrap().starts_with("<svg"));
         assert_eq!(
             fs::read_dir(dir.path()).unwrap().count(),

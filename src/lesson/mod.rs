@@ -57,7 +57,19 @@ impl Input {
                     }
                     // A transcript of a piped run shows what was answered.
                     writeln!(out, "> {}", escape::escaped(&bytes))?;
-                    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+                    match String::from_utf8(bytes) {
+                        Ok(line) => Ok(Some(line)),
+                        // Not turned into U+FFFD: a key's bytes would change, and with them
+                        // its positions. The terminal path refuses such a line too.
+                        Err(_) => {
+                            writeln!(
+                                out,
+                                "That line was not valid UTF-8 text; a lesson takes text. To use \
+                                 raw bytes as keys, pipe a script to the tutor instead."
+                            )?;
+                            Ok(Some(String::new()))
+                        }
+                    }
                 }
                 Line::TooLong { prefix, len } => {
                     writeln!(out, "> {}...", escape::escaped(&prefix))?;
@@ -178,19 +190,24 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
     let name = args.name.as_deref().unwrap_or("basics");
     let lesson = content::find(name).with_context(|| {
         format!(
-            "no lesson called `{name}`; `{} lesson --list` lists them",
+            "no lesson called `{}`; `{} lesson --list` lists them",
+            escape::escape_prefix(name.as_bytes()),
             invoked::tutor()
         )
     })?;
     let path = progress_path(args, lesson.name);
     let mut progress = match (&path, args.restart) {
         (Some(p), false) => Progress::load(p, &lesson)
-            .with_context(|| format!("could not use lesson progress in `{}`", p.display()))?,
+            .with_context(|| format!("could not use lesson progress in `{}`", escape::path(p)))?,
         (Some(p), true) => {
             // Starting over replaces the file, but never a FIFO or a device: refuse now
             // rather than say "not saved" at every step.
-            atomic::check_replaceable(p)
-                .with_context(|| format!("could not use lesson progress in `{}`", p.display()))?;
+            atomic::check_replaceable(p).with_context(|| {
+                format!("could not use lesson progress in `{}`", escape::path(p))
+            })?;
+            Progress::check_restartable(p).with_context(|| {
+                format!("could not use lesson progress in `{}`", escape::path(p))
+            })?;
             None
         }
         (None, _) => None,
@@ -219,7 +236,9 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
         "Answer each question. At any question you can type hint, skip, back or quit, or try \
          ADD, CHECK, BITS, EXPLAIN and STATS on a copy of the lesson's filter."
     )?;
-    if progress.step > 0 {
+    // A run stopped right after its last step was saved (step == the number of steps) has
+    // nothing left but its ending.
+    if progress.step > 0 && progress.step < lesson.steps.len() {
         writeln!(
             out,
             "Welcome back: going on from step {} of {}.",

@@ -72,6 +72,8 @@ pub enum LoadError {
     Unnamed,
     /// The step is past the lesson's end.
     StepPastEnd { step: usize, steps: usize },
+    /// `--restart` was asked to replace a file that is not lesson progress.
+    NotRestartable(serde_json::Error),
 }
 
 impl fmt::Display for LoadError {
@@ -79,7 +81,10 @@ impl fmt::Display for LoadError {
         match self {
             LoadError::File(e) => write!(f, "{e}"),
             LoadError::NotProgress(e) => {
-                write!(f, "not a lesson progress file ({e}); --restart starts over")
+                write!(
+                    f,
+                    "not a lesson progress file ({e}); give another --progress-file"
+                )
             }
             LoadError::Version(v) => write!(
                 f,
@@ -88,17 +93,24 @@ impl fmt::Display for LoadError {
             ),
             LoadError::OtherLesson { found, wanted } => write!(
                 f,
-                "it holds progress in lesson `{found}`, not `{wanted}`; give each lesson its own \
-                 --progress-file"
+                "it holds progress in lesson `{}`, not `{wanted}`; give each lesson its own \
+                 --progress-file",
+                crate::escape::escape_prefix(found.as_bytes())
             ),
             LoadError::Unnamed => write!(
                 f,
                 "an older bloom-tutor wrote it without naming its lesson; --restart starts over"
             ),
+            LoadError::NotRestartable(e) => write!(
+                f,
+                "not a lesson progress file ({e}), so --restart will not replace it; remove it or \
+                 give another --progress-file"
+            ),
             LoadError::StepPastEnd { step, steps } => write!(
                 f,
-                "it is at step {} but the lesson has {steps}; --restart starts over",
-                step.saturating_add(1)
+                "its \"step\" is {step}, but the lesson's steps are numbered 0 to {} in the \
+                 file; --restart starts over",
+                steps.saturating_sub(1)
             ),
         }
     }
@@ -117,6 +129,19 @@ impl Progress {
             answered: Vec::new(),
             skipped: Vec::new(),
             done: false,
+        }
+    }
+
+    /// `Ok` when `--restart` may write a fresh start to `path`: nothing is there, or a
+    /// progress file of any lesson or version. Any other file (someone's notes given as
+    /// `--progress-file` by mistake) is never replaced.
+    pub fn check_restartable(path: &Path) -> Result<(), LoadError> {
+        match atomic::read_regular_capped(path, MAX_FILE_BYTES).map_err(LoadError::File)? {
+            None => Ok(()),
+            Some(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => Ok(()),
+            Some(bytes) => serde_json::from_slice::<Stored>(&bytes)
+                .map(|_| ())
+                .map_err(LoadError::NotRestartable),
         }
     }
 
@@ -198,7 +223,7 @@ impl Progress {
             && !dir.as_os_str().is_empty()
         {
             std::fs::create_dir_all(dir)
-                .with_context(|| format!("could not make `{}`", dir.display()))?;
+                .with_context(|| format!("could not make `{}`", crate::escape::path(dir)))?;
         }
         let written = Written {
             version: FORMAT_VERSION,
@@ -211,8 +236,12 @@ impl Progress {
         };
         let mut text = serde_json::to_vec_pretty(&written)?;
         text.push(b'\n');
-        atomic::write_atomically(path, &text)
-            .with_context(|| format!("could not save lesson progress to `{}`", path.display()))
+        atomic::write_atomically(path, &text).with_context(|| {
+            format!(
+                "could not save lesson progress to `{}`",
+                crate::escape::path(path)
+            )
+        })
     }
 
     /// Records a question answered right; `first` when it was right at the first try. An
@@ -320,8 +349,10 @@ mod tests {
         match load_text("p.json", text) {
             Err(e @ LoadError::StepPastEnd { step: 99, steps: s }) if s == steps => {
                 assert!(
-                    e.to_string()
-                        .contains(&format!("step 100 but the lesson has {steps}")),
+                    e.to_string().contains(&format!(
+                        "\"step\" is 99, but the lesson's steps are numbered 0 to {}",
+                        steps - 1
+                    )),
                     "{e}"
                 );
             }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::escape::{escape_prefix, escaped_ascii};
+use crate::escape::{escape_ascii_prefix, escape_prefix};
 
 /// A command word the tutor knows, with what it takes after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -158,7 +158,7 @@ impl fmt::Display for LineError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LineError::UnknownCommand(word) => {
-                write!(f, "unknown command `{}`", escaped_ascii(word))?;
+                write!(f, "unknown command `{}`", escape_ascii_prefix(word))?;
                 if !word.is_ascii() && std::str::from_utf8(word).is_ok() {
                     // ΑDD with a Greek capital alpha looks like ADD: say why it is not.
                     f.write_str(" (it has letters that are not plain ASCII)")?;

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::engine::bloom::{Answer, Bloom, NoTrace, Probe, Trace, Tracer};
-use crate::engine::filter::Filter;
+use crate::engine::filter::{Filter, OutOfMemory};
 use crate::engine::memory::{Knowledge, Limit, Memory};
 use crate::engine::scheme::{Derivation, FilterSpec};
 use crate::engine::theory;
@@ -160,8 +160,12 @@ pub(crate) type PlainSession = Session<NoTrace>;
 impl<T: Tracer> Session<T> {
     /// A session with an empty filter of the given shape.
     pub(crate) fn new(spec: FilterSpec) -> Session<T> {
+        Session::with_bloom(Bloom::new(spec))
+    }
+
+    fn with_bloom(bloom: Bloom) -> Session<T> {
         Session {
-            bloom: Bloom::new(spec),
+            bloom,
             memory: Memory::default(),
             adds: 0,
             add_trace: T::default(),
@@ -170,6 +174,19 @@ impl<T: Tracer> Session<T> {
             stats: None,
             touched: false,
         }
+    }
+
+    /// A session with an empty filter of the given shape, or an error when its bits do not
+    /// fit in memory (for shapes a user chose).
+    pub(crate) fn try_new(spec: FilterSpec) -> Result<Session<T>, OutOfMemory> {
+        Ok(Session::with_bloom(Bloom::try_new(spec)?))
+    }
+
+    /// Replaces the filter with an empty one of a shape a user chose, forgetting everything;
+    /// unchanged when its bits do not fit in memory.
+    pub(crate) fn try_reshape(&mut self, spec: FilterSpec) -> Result<(), OutOfMemory> {
+        *self = Session::try_new(spec)?;
+        Ok(())
     }
 
     pub(crate) fn spec(&self) -> FilterSpec {

@@ -210,13 +210,24 @@ fn a_failed_write_keeps_the_old_progress_and_says_so() {
         "a temporary file was left"
     );
 
-    // With SIGXFSZ at its default the first write kills the tutor: the old file stays whole.
+    // With SIGXFSZ at its default (a signal that would end the tutor mid-write), the tutor
+    // catches it: the write fails, the lesson says so, the old file stays whole.
     let out = lesson_under_sh("ulimit -f 0; exec \"$0\" \"$@\"", &args, "45\nquit\n");
-    assert!(!out.status.success(), "the write limit did not bite");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the tutor died at the write limit:\n{stdout}"
+    );
+    assert!(squash(&stdout).contains("Progress not saved"), "{stdout}");
     assert_eq!(
         std::fs::read(&progress).unwrap(),
         before,
-        "a write killed midway changed the progress file"
+        "a write cut short changed the progress file"
+    );
+    assert_eq!(
+        files_in(dir.path()),
+        ["basics.json"],
+        "a temporary file was left"
     );
 }
 
@@ -332,7 +343,7 @@ fn a_step_past_the_end_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{stdout}");
     assert!(!stdout.contains("going on from"), "{stdout}");
     assert!(
-        stderr.contains("it is at step 12001 but the lesson has 13"),
+        stderr.contains("its \"step\" is 12000, but the lesson's steps are numbered 0 to 12"),
         "{stderr}"
     );
 }

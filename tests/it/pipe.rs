@@ -237,3 +237,90 @@ fn memory_stays_bounded_on_an_endless_line() {
         );
     }
 }
+
+#[test]
+fn a_chart_to_a_fifo_nobody_reads_is_an_error_not_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("chart.svg");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let (code, _, stderr) = shell(&format!(
+        r#"timeout 60 "$T" experiment -n 10 --svg '{}'"#,
+        fifo.display()
+    ));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("could not write the chart"), "{stderr}");
+}
+
+#[test]
+fn names_and_values_from_the_command_line_are_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = dir.path().join("e\x1b[31mvil\nerror: forged");
+    std::fs::write(&evil, "BOGUS\n").unwrap();
+    for (args, says) in [
+        (
+            vec![evil.to_str().unwrap()],
+            "e\\u{1b}[31mvil\\nerror: forged, line 1",
+        ),
+        (vec!["no\x1b]0;pwn\x07such"], "`no\\u{1b}]0;pwn\\u{7}such`"),
+        (
+            vec!["lesson", "ev\x1b[31mil"],
+            "no lesson called `ev\\u{1b}[31mil`",
+        ),
+        (
+            vec!["-m", "6\x1b]0;PWNED\x074"],
+            "got `6\\u{1b}]0;PWNED\\u{7}4`",
+        ),
+    ] {
+        let out = tutor().args(&args).stdin(Stdio::null()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(says),
+            "{args:?} should say {says:?}, said {stderr:?}"
+        );
+        assert!(
+            !out.stderr.iter().any(|&b| b == 0x1b || b == 0x07),
+            "{args:?}: raw control bytes on stderr: {stderr:?}"
+        );
+        assert!(
+            !stderr.lines().any(|l| l.starts_with("error: forged")),
+            "{args:?}: a file name forged a line: {stderr:?}"
+        );
+    }
+}
+
+#[test]
+fn limits_on_files_and_memory_give_a_message_not_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("s.txt");
+    std::fs::write(&script, "ADD fig\nCHECK fig\n").unwrap();
+    let (code, _, stderr) = shell(&format!(
+        r#"ulimit -f 0; "$T" '{}' > '{}'"#,
+        script.display(),
+        dir.path().join("out.txt").display()
+    ));
+    assert_eq!(code, Some(2), "a file-size limit: {stderr}");
+    assert!(
+        stderr.contains("could not write the answers: File too large"),
+        "{stderr}"
+    );
+    for run in [
+        r#"printf 'ADD fig\n' | "$T" -m 4294967296"#,
+        r#"printf '# filter: bits=4294967296\nADD fig\n' | "$T""#,
+        r#""$T" experiment -m 4294967296 -n 10"#,
+    ] {
+        let (code, _, stderr) = shell(&format!("ulimit -v 300000; {run}"));
+        assert_eq!(code, Some(2), "{run}: {stderr}");
+        assert!(
+            stderr.contains(
+                "could not get 536870912 bytes of memory for a filter of 4294967296 bits"
+            ),
+            "{run}: {stderr}"
+        );
+    }
+}
