@@ -42,10 +42,6 @@ pub use crate::script::reader::Source;
 /// line was valid, 1 otherwise.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     ignore_file_size_signal();
-    if stdout_is_closed() {
-        // Rust's standard output quietly drops writes to a closed descriptor.
-        anyhow::bail!("standard output is closed, so the tutor's output would be lost");
-    }
     if let Some(command) = &cli.command {
         let mut out = BufWriter::new(io::stdout().lock());
         let code = match command {
@@ -134,29 +130,6 @@ fn ignore_file_size_signal() {
 
 #[cfg(not(unix))]
 fn ignore_file_size_signal() {}
-
-/// Whether standard output was closed when the tutor started (`bloom-tutor >&-`).
-///
-/// Rust's runtime opens `/dev/null` (read-write) on a standard descriptor that is closed at
-/// start, so writes would vanish without an error. A shell's `> /dev/null` opens it write-only,
-/// so `/dev/null` open for reading and writing on descriptor 1 is the runtime's stand-in.
-#[cfg(unix)]
-fn stdout_is_closed() -> bool {
-    use nix::fcntl::{FcntlArg, OFlag, fcntl};
-    use nix::sys::stat::{fstat, stat};
-    let stdout = io::stdout();
-    let (Ok(fd), Ok(null)) = (fstat(&stdout), stat("/dev/null")) else {
-        return false;
-    };
-    let read_write = fcntl(&stdout, FcntlArg::F_GETFL)
-        .is_ok_and(|flags| OFlag::from_bits_truncate(flags) & OFlag::O_ACCMODE == OFlag::O_RDWR);
-    fd.st_rdev == null.st_rdev && fd.st_ino == null.st_ino && read_write
-}
-
-#[cfg(not(unix))]
-fn stdout_is_closed() -> bool {
-    false
-}
 
 /// Whether `err` comes from writing to a reader that went away (`| head`): a quiet exit.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
