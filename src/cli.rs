@@ -155,8 +155,12 @@ pub struct ExerciseArgs {
 
     /// Print a starter program in this language instead: input and output done, the bit
     /// array and the positions left to you
-    #[arg(long, value_name = "LANGUAGE")]
+    #[arg(long, value_name = "LANGUAGE", conflicts_with = "example")]
     pub starter: Option<Language>,
+
+    /// Print the worked example's commands instead, to save as a file and run programs on
+    #[arg(long)]
+    pub example: bool,
 }
 
 /// A language the exercise has a starter program in.
@@ -180,12 +184,12 @@ impl Language {
         }
     }
 
-    /// The file the exercise suggests saving the starter as.
-    pub fn file(self) -> &'static str {
+    /// The file the exercise suggests saving a starter as, for a program called `stem`.
+    pub fn file(self, stem: &str) -> String {
         match self {
-            Language::Python => "bloom.py",
-            Language::C => "bloom.c",
-            Language::Rust => "bloom.rs",
+            Language::Python => format!("{stem}.py"),
+            Language::C => format!("{stem}.c"),
+            Language::Rust => format!("{stem}.rs"),
         }
     }
 }

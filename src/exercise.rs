@@ -24,6 +24,11 @@ pub(crate) fn run(args: &ExerciseArgs, out: &mut impl Write) -> anyhow::Result<(
     match args.starter {
         // Program text is never wrapped.
         Some(language) => out.write_all(starter(scheme, language, tutor).as_bytes())?,
+        None if args.example => {
+            for line in example_script(scheme) {
+                writeln!(out, "{line}")?;
+            }
+        }
         None => {
             let mut out = Wrapped::new(out, Width::for_stdout());
             for line in statement(scheme, tutor) {
@@ -205,12 +210,6 @@ fn case_facts() -> CaseFacts {
     }
 }
 
-/// A script as a `printf` argument: lines joined by `\n`, single-quoted for the shell.
-fn printf_arg(script: &[String]) -> String {
-    // The example's keys are plain words: nothing to escape for printf or the shell.
-    format!("'{}\\n'", script.join("\\n"))
-}
-
 /// The exercise for `scheme`, one paragraph or code line per entry, with `tutor` as the
 /// command that runs the tutor.
 pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
@@ -300,19 +299,28 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
         say(format!("    {line}"));
     }
     say(
-        "Why, as the tutor explains it with --explain (the lines that start with # are its \
-         commentary, not answers):"
+        "Why, as the tutor explains it with --explain: each line that starts with # is \
+         commentary on the command, just before its answer, if it has one."
             .into(),
     );
-    for line in explained.iter().filter(|l| l.starts_with('#')) {
-        say(line.clone());
+    for line in &explained {
+        say(format!("    {line}"));
     }
     say(String::new());
-    say("Try your program on it, and the tutor too; the answers must be the same:".into());
-    let printf = printf_arg(&script);
-    say(format!("    printf {printf} | python3 bloom.py"));
-    say(format!("    printf {printf} | {tutor}{flag}"));
-    say(format!("    printf {printf} | {tutor}{flag} --explain"));
+    say(
+        "Save the example's commands as a file, then run your program on it, and the tutor \
+         too; the answers must be the same:"
+            .into(),
+    );
+    say(format!(
+        "    {tutor} exercise{flag} --example > example.txt"
+    ));
+    say(format!(
+        "    {} < example.txt",
+        run_command(Language::Python, scheme)
+    ));
+    say(format!("    {tutor}{flag} < example.txt"));
+    say(format!("    {tutor}{flag} --explain < example.txt"));
     say(String::new());
     say(
         "A starter program does the reading and the writing, and leaves the bit array and the \
@@ -323,7 +331,7 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
         say(format!(
             "    {tutor} exercise{flag} --starter {} > {}",
             language.name(),
-            language.file()
+            language.file(stem(scheme))
         ));
     }
     say("Then grade it:".into());
@@ -347,13 +355,36 @@ fn size(bytes: usize) -> String {
     }
 }
 
+/// What the exercise calls the learner's program for `scheme`: each filter its own name, so
+/// that saving a starter for one never writes over the solution to another.
+fn stem(scheme: Scheme) -> &'static str {
+    match scheme {
+        Scheme::ByteSum => "bloom",
+        Scheme::Djb2Fnv => "bloom_double",
+        Scheme::Murmur3 => "bloom_murmur3",
+    }
+}
+
+/// The command that runs a solution in `language` (after it is built).
+fn run_command(language: Language, scheme: Scheme) -> String {
+    match language {
+        Language::Python => format!("python3 {}.py", stem(scheme)),
+        Language::C | Language::Rust => format!("./{}", stem(scheme)),
+    }
+}
+
 /// The command that builds (if needed) and grades a solution in `language`.
 fn grade_command(language: Language, scheme: Scheme, tutor: &str) -> String {
-    let grade = format!("{tutor} grade{} --", scheme_flag(scheme));
+    let grade = format!(
+        "{tutor} grade{} -- {}",
+        scheme_flag(scheme),
+        run_command(language, scheme)
+    );
+    let s = stem(scheme);
     match language {
-        Language::Python => format!("{grade} python3 bloom.py"),
-        Language::C => format!("cc -O2 -o bloom bloom.c && {grade} ./bloom"),
-        Language::Rust => format!("rustc -O bloom.rs && {grade} ./bloom"),
+        Language::Python => grade,
+        Language::C => format!("cc -O2 -o {s} {s}.c && {grade}"),
+        Language::Rust => format!("rustc -O {s}.rs && {grade}"),
     }
 }
 
@@ -400,16 +431,16 @@ pub(crate) fn starter(scheme: Scheme, language: Language, tutor: &str) -> String
     let made_by = made_by
         .strip_prefix(comment)
         .map_or(made_by.as_str(), str::trim_start);
-    let grade = match language {
-        Language::Python => format!("{tutor} grade{} -- python3 bloom.py", scheme_flag(scheme)),
-        Language::C | Language::Rust => {
-            format!("{tutor} grade{} -- ./bloom", scheme_flag(scheme))
-        }
-    };
+    let grade = format!(
+        "{tutor} grade{} -- {}",
+        scheme_flag(scheme),
+        run_command(language, scheme)
+    );
     template
         .replace("{TITLE}", &title_case)
         .replace("{MADE_BY}", made_by)
         .replace("{GRADE}", &grade)
+        .replace("{STEM}", stem(scheme))
         .replace("{M}", &spec.bits().to_string())
         .replace("{K}", &spec.hashes().to_string())
         .replace("{RULES}", &rules.join("\n"))

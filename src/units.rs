@@ -577,20 +577,25 @@ fn bytes_short(b: u64) -> String {
     }
 }
 
-/// A fraction as a percentage with two decimals, or two significant decimals in scientific
-/// form below 0.1%: `0.88%`, `1.20e-3%`. Exactly 0 is `0.00%`.
+/// A fraction as a percentage: two decimals from 0.1% up, three significant digits below:
+/// `0.88%`, `0.00120%`, `1.20e-5%` when smaller still. Exactly 0 is `0.00%`.
 pub fn percent(x: f64) -> String {
     let pct = x * 100.0;
     if pct == 0.0 || pct >= 0.1 {
         format!("{pct:.2}%")
     } else {
-        format!("{pct:.2e}%")
+        // Three significant digits, as a plain decimal while it stays short: 0.0977%.
+        format!("{}%", significant(pct))
     }
 }
 
 /// A probability as a number and a percentage: `0.0088 (0.88%)`.
 pub fn rate(p: f64) -> String {
-    format!("{p:.4} ({})", percent(p))
+    if p == 0.0 || p >= 0.001 {
+        format!("{p:.4} ({})", percent(p))
+    } else {
+        format!("{} ({})", significant(p), percent(p))
+    }
 }
 
 /// A rate to three significant digits, in at most 8 characters: `0.0453`, `0.000250`,
@@ -905,7 +910,7 @@ mod tests {
     #[test]
     fn percentages_stay_readable() {
         assert_eq!(percent(0.0088), "0.88%");
-        assert_eq!(percent(0.000012), "1.20e-3%");
+        assert_eq!(percent(0.000012), "0.00120%");
         assert_eq!(percent(0.25), "25.00%");
         assert_eq!(percent(0.0), "0.00%");
         assert_eq!(rate(0.0088), "0.0088 (0.88%)");

@@ -428,7 +428,7 @@ fn basics() -> Lesson {
                     after: arithmetic(
                         &spec,
                         "café",
-                        "The bytes, not the letters: every hash the tutor teaches adds up bytes.",
+                        "The bytes, not the letters: every hash the tutor teaches works on the key's bytes.",
                     ),
                 }),
                 ..Step::default()

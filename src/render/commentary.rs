@@ -76,7 +76,11 @@ fn join(items: impl IntoIterator<Item = u64>) -> String {
 }
 
 fn bits_word(n: usize) -> &'static str {
-    if n == 1 { "bit" } else { "bits" }
+    plural(n as u64, "bit", "bits")
+}
+
+fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
 }
 
 /// Positions in order, each once.
@@ -325,10 +329,13 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
     let (m, k) = (s.spec.bits(), s.spec.hashes());
     let (set, adds) = (s.bits_set, s.adds);
     let keys_line = match s.distinct {
-        Some(d) => format!("keys added: {d} distinct ({adds} ADD commands)"),
+        Some(d) => format!(
+            "keys added: {d} distinct ({adds} ADD {})",
+            plural(adds, "command", "commands")
+        ),
         None => format!(
-            "keys added: {adds} ADD commands; {}, so the estimates below count every ADD as a \
-             new key",
+            "keys added: {adds} ADD {}; {}, so the estimates below count every ADD as a new key",
+            plural(adds, "command", "commands"),
             match s.full {
                 Some(Limit::Bytes) => format!(
                     "the keys passed the {} MiB the tutor remembers",
@@ -358,7 +365,8 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
             // ln(1) is 0, and -(m/k)*0 is -0.0: an empty filter holds 0 keys, not -0.
             let keys = s.keys_from_fill + 0.0;
             format!(
-                "keys estimated from the X = {set} bits set, -(m/k)*ln(1 - X/m) = {}",
+                "keys estimated from the X = {set} {} set, -(m/k)*ln(1 - X/m) = {}",
+                plural(set, "bit", "bits"),
                 if keys == 0.0 {
                     "0".to_string()
                 } else {

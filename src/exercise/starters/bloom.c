@@ -4,7 +4,7 @@
 // {MADE_BY}
 // Reading the commands and writing the answers are done. Fill in the two parts
 // marked TODO, then build and grade it:
-//   cc -O2 -o bloom bloom.c
+//   cc -O2 -o {STEM} {STEM}.c
 //   {GRADE}
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>

@@ -4,7 +4,7 @@
 // {MADE_BY}
 // Reading the commands and writing the answers are done. Fill in the two parts
 // marked TODO, then build and grade it:
-//   rustc -O bloom.rs
+//   rustc -O {STEM}.rs
 //   {GRADE}
 use std::io::{self, BufRead, BufWriter, Write};
 

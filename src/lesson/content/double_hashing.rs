@@ -70,8 +70,9 @@ pub(super) fn lesson() -> Lesson {
                     ),
                     format!("  step = b mod {} + 1", m - 1),
                     format!("  position j = (a + j*step) mod {m}, for j = 0, 1, 2"),
-                    "a is djb2 and b is FNV-1a, two well-known hashes of bytes; EXPLAIN key \
-                     shows each one worked out."
+                    "a is djb2 in its xor form (a = a*33 xor byte; the better-known form adds \
+                     the byte instead) and b is FNV-1a, two well-known hashes of bytes; EXPLAIN \
+                     key shows each one worked out."
                         .into(),
                 ],
                 question: Some(Question {
