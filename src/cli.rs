@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use clap::ValueEnum;
 use clap::builder::PossibleValue;
 
+use crate::engine::counters::CounterBits;
 use crate::engine::scheme::{FilterSpec, Scheme, SpecError};
 
 /// A Bloom filter you can run, one command at a time, with a tutor that explains every answer.
@@ -32,6 +33,10 @@ pub struct Cli {
     #[arg(long)]
     pub explain: bool,
 
+    /// Start from a filter saved with SAVE (its shape comes from the file)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scheme", "bits", "hashes", "counting", "counter_bits"])]
+    pub load: Option<PathBuf>,
+
     /// Neither read nor write the interactive session's history file
     #[arg(long)]
     pub no_history: bool,
@@ -51,21 +56,39 @@ pub struct FilterArgs {
     /// Number of hashes, k (default: the scheme's own: 2, 3 or 10)
     #[arg(short = 'k', long = "hashes", value_name = "K")]
     pub hashes: Option<u32>,
+
+    /// Make each position a counter, so REMOVE can take a key out (a counting filter)
+    #[arg(long)]
+    pub counting: bool,
+
+    /// Bits in each counter of a counting filter, 1 to 8 (default: 4); implies --counting
+    #[arg(long, value_name = "B", value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub counter_bits: Option<u8>,
 }
 
 impl FilterArgs {
     /// Whether any of the flags was given, so that a script's `# filter:` line must yield.
     pub fn any_given(&self) -> bool {
-        self.scheme.is_some() || self.bits.is_some() || self.hashes.is_some()
+        self.scheme.is_some()
+            || self.bits.is_some()
+            || self.hashes.is_some()
+            || self.counting
+            || self.counter_bits.is_some()
     }
 
     /// The spec these flags describe, with the scheme's own defaults filled in.
     pub fn spec(&self) -> Result<FilterSpec, SpecError> {
+        let counters = match (self.counting, self.counter_bits) {
+            (_, Some(b)) => Some(b),
+            (true, None) => Some(CounterBits::DEFAULT.get()),
+            (false, None) => None,
+        };
         FilterSpec::new(
             self.scheme.unwrap_or(Scheme::ByteSum),
             self.bits,
             self.hashes,
-        )
+        )?
+        .with_counters(counters)
     }
 }
 

@@ -67,6 +67,9 @@ fn run_files(cli: &Cli, spec: FilterSpec) -> anyhow::Result<ExitCode> {
     let mut runner = ScriptRunner::new(spec, cli.explain, cli.filter.any_given());
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut err = io::stderr().lock();
+    if let Some(path) = &cli.load {
+        runner.load(path, &mut out)?;
+    }
     let mut bad_lines = 0;
     let stdin_only = [std::path::PathBuf::from("-")];
     let files = if cli.files.is_empty() {

@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::io::{self, Read, Write};
+use std::path::Path;
 
 use crate::engine::bloom::Tracer;
 use crate::engine::scheme::FilterSpec;
@@ -31,6 +32,8 @@ pub enum ScriptError {
     Write(io::Error),
     /// The `# filter:` line names a filter that cannot be made: nothing was run.
     Directive { at: String, error: DirectiveError },
+    /// The saved filter to start from could not be loaded (`reason` says why).
+    Load { path: String, reason: String },
 }
 
 impl fmt::Display for ScriptError {
@@ -41,6 +44,9 @@ impl fmt::Display for ScriptError {
             ScriptError::Directive { at, error } => {
                 write!(f, "{at}: {error}; nothing was run")
             }
+            ScriptError::Load { path, reason } => {
+                write!(f, "could not load `{path}`: {reason}; nothing was run")
+            }
         }
     }
 }
@@ -50,7 +56,7 @@ impl std::error::Error for ScriptError {
         match self {
             ScriptError::Read(e) | ScriptError::Write(e) => Some(e),
             // Its message already says what is wrong.
-            ScriptError::Directive { .. } => None,
+            ScriptError::Directive { .. } | ScriptError::Load { .. } => None,
         }
     }
 }
@@ -58,7 +64,7 @@ impl std::error::Error for ScriptError {
 /// A bad line: a parse error, a command that could not run, or a line too long to read.
 enum Bad<'a> {
     Line(LineError<'a>),
-    Command(CommandError),
+    Command(CommandError<'a>),
     Directive(DirectiveError),
     Misplaced,
     TooLong { len: u64, head: &'a [u8] },
@@ -111,6 +117,34 @@ impl ScriptRunner {
         }
     }
 
+    /// Replaces the filter with the one saved at `path` (any path: this is the command line's
+    /// `--load`, not a script's LOAD), before any script runs; the filter's shape is the
+    /// file's, and `# filter:` lines are ignored. With `explain`, says what was loaded.
+    pub fn load(&mut self, path: &Path, out: &mut impl Write) -> Result<(), ScriptError> {
+        let name = path.display().to_string();
+        let fail = |reason: String| ScriptError::Load {
+            path: name.clone(),
+            reason,
+        };
+        self.spec_fixed = true;
+        let shown = match &mut self.session {
+            Sessions::Plain(s) => s
+                .load_path(path)
+                .map(|r| (*r, false))
+                .map_err(|e| fail(e.to_string()))?,
+            Sessions::Explained(s) => s
+                .load_path(path)
+                .map(|r| (*r, true))
+                .map_err(|e| fail(e.to_string()))?,
+        };
+        let (report, explain) = shown;
+        let outcome = Outcome::Loaded {
+            path: name.as_bytes(),
+            report: &report,
+        };
+        render(&outcome, explain, out).map_err(ScriptError::Write)
+    }
+
     /// Runs one script: answers to `out`, one message per bad line to `err`. A failure to
     /// write to `err` is ignored: messages are for a person, and answers go on.
     pub fn run(
@@ -132,9 +166,15 @@ impl ScriptRunner {
 #[inline(always)]
 fn render(outcome: &Outcome<'_>, explain: bool, out: &mut impl Write) -> io::Result<()> {
     let commented = match outcome {
-        Outcome::Added { .. } | Outcome::Checked { .. } | Outcome::Cleared { .. } => explain,
+        Outcome::Added { .. }
+        | Outcome::Checked { .. }
+        | Outcome::Cleared { .. }
+        | Outcome::Removed(_)
+        | Outcome::Saved { .. }
+        | Outcome::Loaded { .. }
+        | Outcome::Merged { .. } => explain,
         Outcome::Explained(_) | Outcome::Stats(_) | Outcome::Help(_) => true,
-        Outcome::Bits { .. } | Outcome::Quit => false,
+        Outcome::Bits { .. } | Outcome::Counts { .. } | Outcome::Quit => false,
     };
     if commented {
         for line in commentary::lines(outcome) {

@@ -27,6 +27,8 @@ pub struct Options {
     pub history: Option<PathBuf>,
     /// Whether to colour output (a terminal, and `NO_COLOR` unset or empty).
     pub colour: bool,
+    /// A saved filter to start from (`--load FILE`).
+    pub load: Option<PathBuf>,
 }
 
 impl Options {
@@ -35,6 +37,7 @@ impl Options {
         Options {
             history: if cli.no_history { None } else { history_path() },
             colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            load: cli.load.clone(),
         }
     }
 }
@@ -49,6 +52,15 @@ pub fn history_path() -> Option<PathBuf> {
 /// Runs the interactive session until QUIT or Ctrl-D.
 pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
     let style = Style { on: options.colour };
+    let mut session = TracedSession::new(spec);
+    let loaded = match &options.load {
+        Some(path) => Some(
+            *session
+                .load_path(path)
+                .map_err(|e| anyhow::anyhow!("could not load `{}`: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let config = Config::builder()
         .auto_add_history(false)
         .history_ignore_space(true)
@@ -83,15 +95,37 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         }
     });
 
-    writeln!(
-        stdout,
-        "bloom-tutor: a Bloom filter of {} bits with {} hashes ({}), all bits 0.\n\
-         Try `ADD fig`, then `CHECK fig` and `BITS`. HELP lists every command; Ctrl-D leaves.",
-        spec.bits(),
-        spec.hashes(),
-        spec.scheme()
-    )?;
-    let mut session = TracedSession::new(spec);
+    match (loaded, spec.counter_bits()) {
+        (Some(report), _) => writeln!(
+            stdout,
+            "bloom-tutor: a Bloom filter loaded from `{}`: {}, {} bits set.\n\
+             A saved filter holds no keys, so the tutor does not know which keys were added.\n\
+             HELP lists every command; Ctrl-D leaves.",
+            options
+                .load
+                .as_deref()
+                .map_or(String::new(), |p| p.display().to_string()),
+            report.spec,
+            report.bits_set
+        )?,
+        (None, Some(b)) => writeln!(
+            stdout,
+            "bloom-tutor: a counting Bloom filter of {} counters of {b} bits with {} hashes ({}), \
+             all 0.\n\
+             Try `ADD fig`, `REMOVE fig` and `COUNTS`. HELP lists every command; Ctrl-D leaves.",
+            spec.bits(),
+            spec.hashes(),
+            spec.scheme()
+        )?,
+        (None, None) => writeln!(
+            stdout,
+            "bloom-tutor: a Bloom filter of {} bits with {} hashes ({}), all bits 0.\n\
+             Try `ADD fig`, then `CHECK fig` and `BITS`. HELP lists every command; Ctrl-D leaves.",
+            spec.bits(),
+            spec.hashes(),
+            spec.scheme()
+        )?,
+    }
     loop {
         let line = match editor.readline(PROMPT) {
             Ok(line) => line,
