@@ -349,8 +349,121 @@ impl<T: Tracer, W: Write, E: Write> Run<'_, T, W, E> {
     }
 }
 
+/// The buffer piped answers go through: like `BufWriter`, but every write to it is inlined,
+/// so the answers to ADD-and-CHECK scripts cost a few moves each. (`BufWriter::write_all` is
+/// inlined or not as the compiler sees fit, and when it was not, a 2,000,000-line script
+/// took about 2% longer.)
+#[derive(Debug)]
+pub(crate) struct AnswerBuffer<W: Write> {
+    buf: Box<[u8]>,
+    /// How many bytes of `buf` are waiting to be written.
+    used: usize,
+    inner: W,
+}
+
+impl<W: Write> AnswerBuffer<W> {
+    /// A buffer of `capacity` bytes in front of `inner`.
+    pub(crate) fn new(capacity: usize, inner: W) -> AnswerBuffer<W> {
+        AnswerBuffer {
+            buf: vec![0; capacity].into_boxed_slice(),
+            used: 0,
+            inner,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn write_slow(&mut self, data: &[u8]) -> io::Result<()> {
+        self.write_buffered()?;
+        if data.len() >= self.buf.len() {
+            return self.inner.write_all(data);
+        }
+        self.buf[..data.len()].copy_from_slice(data);
+        self.used = data.len();
+        Ok(())
+    }
+
+    /// Hands what is buffered to the inner writer. On an error the buffered bytes are
+    /// dropped: the run stops there.
+    fn write_buffered(&mut self) -> io::Result<()> {
+        let used = std::mem::take(&mut self.used);
+        self.inner.write_all(&self.buf[..used])
+    }
+}
+
+impl<W: Write> Write for AnswerBuffer<W> {
+    #[inline(always)]
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+
+    #[inline(always)]
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        match self.buf.get_mut(self.used..self.used + data.len()) {
+            Some(room) => {
+                room.copy_from_slice(data);
+                self.used += data.len();
+                Ok(())
+            }
+            None => self.write_slow(data),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.write_buffered()?;
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for AnswerBuffer<W> {
+    /// Writes what is left, as `BufWriter` does; an error here has nowhere to go.
+    fn drop(&mut self) {
+        let _ = self.write_buffered();
+    }
+}
+
 impl From<reader::ReadError> for ScriptError {
     fn from(e: reader::ReadError) -> ScriptError {
         ScriptError::Read(e.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer that keeps what it was given and how many writes it took.
+    #[derive(Default)]
+    struct Sink {
+        bytes: Vec<u8>,
+        writes: usize,
+    }
+
+    impl Write for &mut Sink {
+        fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+            self.bytes.extend_from_slice(data);
+            self.writes += 1;
+            Ok(data.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_answer_buffer_passes_every_byte_on_in_order() {
+        let mut sink = Sink::default();
+        {
+            let mut out = AnswerBuffer::new(8, &mut sink);
+            out.write_all(b"MAYBE\n").unwrap();
+            out.write_all(b"NO\n").unwrap();
+            out.write_all(b"0123456789abcdef\n").unwrap();
+            out.write_all(b"NO\n").unwrap();
+            out.flush().unwrap();
+            out.write_all(b"end").unwrap();
+        }
+        assert_eq!(sink.bytes, b"MAYBE\nNO\n0123456789abcdef\nNO\nend");
+        assert!(sink.writes <= 5, "{} writes for five chunks", sink.writes);
     }
 }

@@ -44,8 +44,10 @@ pub(crate) struct Memory {
     /// For each remembered key, by index: its ADDs less its REMOVEs. Exact in a counting
     /// filter; in a plain one, later ADDs of a key are not counted once the keys are full.
     live: Vec<u32>,
-    /// A counting filter's memory, which keeps `live` exact: every ADD looks its key up.
+    /// A counting filter's memory keeps `live` exact: every ADD looks its key up.
     counting: bool,
+    /// No ADD needs to look its key up any more: the keys are full, in a plain filter.
+    done: bool,
     bytes: usize,
     /// The limit that first turned a key away, if one did.
     full: Option<Limit>,
@@ -71,7 +73,7 @@ impl Memory {
         // Once the key limit is reached, no answer in a plain filter depends on finding a
         // known key's index: its bits were set when it was first added. This check runs on
         // every ADD of a long script, so it stays inline and the lookup below does not.
-        if self.full == Some(Limit::Keys) && !self.counting {
+        if self.done {
             return None;
         }
         self.remember_slow(key)
@@ -85,6 +87,7 @@ impl Memory {
         }
         if self.keys.len() >= REMEMBERED_KEYS {
             self.full = Some(Limit::Keys);
+            self.done = !self.counting;
             return None;
         }
         if self.bytes + key.len() > REMEMBERED_BYTES {

@@ -23,14 +23,15 @@ use crate::script::saved_file::{self, FileError};
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Outcome<'a> {
     /// ADD: the key's positions and their values before (empty when untraced); the counters'
-    /// width in a counting filter.
+    /// width in a counting filter (`None` when untraced: only commentary reads it).
     Added {
         key: &'a [u8],
         probe: Probe<'a>,
         counting: Option<CounterBits>,
     },
     /// CHECK: the answer, the key's positions and their values (empty when untraced), and
-    /// what the tutor remembers, to tell a real MAYBE from a false positive.
+    /// what the tutor remembers, to tell a real MAYBE from a false positive; the counters'
+    /// width as for ADD.
     Checked {
         key: &'a [u8],
         answer: Answer,
@@ -381,7 +382,12 @@ impl<T: Tracer> Session<T> {
         cmd: &Command<'l>,
     ) -> Result<Outcome<'s>, CommandError<'l>> {
         self.touched = true;
-        let counting = self.bloom.spec().counting();
+        // Only commentary reads it, and only a session that traces has commentary.
+        let counting = if T::FULL {
+            self.bloom.spec().counting()
+        } else {
+            None
+        };
         Ok(match *cmd {
             Command::Add(key) => {
                 self.add(key);
