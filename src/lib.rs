@@ -8,8 +8,8 @@
 //! text), `script` (parser, reader, session: lines in, outcomes out), `render` (outcomes to
 //! text), then the front ends (`piped`, `repl`, `lesson`, `grade`, `calc`, `experiment`).
 
-pub mod cli;
 pub(crate) mod atomic;
+pub mod cli;
 pub(crate) mod engine;
 pub(crate) mod escape;
 pub(crate) mod render;

@@ -182,7 +182,11 @@ impl Bloom {
 
     /// A filter from its parts, if they fit the spec: a plain filter from its bits, a
     /// counting filter from its counters (its bits follow from them).
-    pub(crate) fn from_parts(spec: FilterSpec, filter: Filter, counters: Option<Counters>) -> Option<Bloom> {
+    pub(crate) fn from_parts(
+        spec: FilterSpec,
+        filter: Filter,
+        counters: Option<Counters>,
+    ) -> Option<Bloom> {
         let fits = filter.len() == spec.bits()
             && match (&counters, spec.counting()) {
                 (None, None) => true,
@@ -396,6 +400,159 @@ mod tests {
                 );
             }
         }
+    }
+
+    fn counting(spec: FilterSpec, bits: u8) -> FilterSpec {
+        spec.with_counters(Some(bits)).unwrap()
+    }
+
+    #[test]
+    fn a_counting_filter_answers_as_a_plain_one() {
+        for spec in [
+            FilterSpec::lesson(),
+            FilterSpec::new(Scheme::Djb2Fnv, None, None).unwrap(),
+            FilterSpec::new(Scheme::Murmur3, Some(37), Some(4)).unwrap(),
+        ] {
+            for bits in 1..=8 {
+                let (mut plain, mut counted) = (Bloom::new(spec), Bloom::new(counting(spec, bits)));
+                for i in 0..40 {
+                    let key = format!("k{}", i % 23);
+                    plain.add(key.as_bytes());
+                    counted.add(key.as_bytes());
+                }
+                assert_eq!(plain.filter(), counted.filter(), "{spec}, {bits}-bit");
+                for i in 0..60 {
+                    let key = format!("q{i}");
+                    assert_eq!(plain.check(key.as_bytes()), counted.check(key.as_bytes()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn remove_takes_an_added_key_out_and_keeps_the_others() {
+        let mut b = Bloom::new(counting(FilterSpec::lesson(), 4));
+        for key in ["date", "sun"] {
+            b.add(key.as_bytes());
+        }
+        // date (30, 22) and sun (22, 39) share counter 22.
+        assert_eq!(b.value(22), 2);
+        let mut seen = Vec::new();
+        b.remove_each(b"date", |p, before| seen.push((p, before)))
+            .unwrap();
+        assert_eq!(seen, [(30, 1), (22, 2)]);
+        assert_eq!(b.check(b"date"), Answer::No);
+        assert_eq!(b.check(b"sun"), Answer::Maybe, "sun keeps its count at 22");
+        assert_eq!(b.bit(30), Some(false), "a counter at 0 clears its bit");
+    }
+
+    #[test]
+    fn remove_is_refused_when_a_counter_is_too_low_and_changes_nothing() {
+        let mut b = Bloom::new(counting(FilterSpec::lesson(), 4));
+        b.add(b"fig");
+        let before = b.clone();
+        assert_eq!(
+            b.remove_each(b"plum", |_, _| {}),
+            Err(RemoveError::NotInFilter {
+                position: 62,
+                count: 0,
+                uses: 1
+            })
+        );
+        assert_eq!(b.filter(), before.filter());
+        assert_eq!(b.counters(), before.counters());
+        // "\xff" hashes to 63 twice: one ADD of a key at 63 is not enough to remove it.
+        let spec = FilterSpec::lesson();
+        let mut twice = Vec::new();
+        spec.positions(b"\xff", &mut twice);
+        assert_eq!(twice, [63, 63]);
+        let mut b = Bloom::new(counting(spec, 4));
+        b.add(b"\xff");
+        assert_eq!(
+            b.value(63),
+            2,
+            "a key that repeats a position counts twice there"
+        );
+        b.remove_each(b"\xff", |_, _| {}).unwrap();
+        assert_eq!(b.value(63), 0);
+        // ">\x01" is 62 and 1: h1 = 63, h2 = 64, so it counts once at 63. One count there
+        // cannot be the two that an ADD of "\xff" leaves.
+        let mut once = Vec::new();
+        spec.positions(b">\x01", &mut once);
+        assert_eq!(once, [63, 0]);
+        b.add(b">\x01");
+        assert_eq!(
+            b.remove_each(b"\xff", |_, _| {}),
+            Err(RemoveError::NotInFilter {
+                position: 63,
+                count: 1,
+                uses: 2
+            })
+        );
+    }
+
+    #[test]
+    fn a_plain_filter_cannot_remove() {
+        let mut b = Bloom::new(FilterSpec::lesson());
+        b.add(b"fig");
+        assert_eq!(
+            b.remove_each(b"fig", |_, _| {}),
+            Err(RemoveError::NotCounting)
+        );
+        assert_eq!(b.check(b"fig"), Answer::Maybe);
+    }
+
+    #[test]
+    fn a_saturated_counter_never_comes_down() {
+        let mut b = Bloom::new(counting(FilterSpec::lesson(), 2));
+        for _ in 0..5 {
+            b.add(b"fig");
+        }
+        assert_eq!((b.value(54), b.value(45)), (3, 3));
+        for _ in 0..5 {
+            b.remove_each(b"fig", |_, _| {}).unwrap();
+        }
+        assert_eq!((b.value(54), b.value(45)), (3, 3));
+        assert_eq!(b.check(b"fig"), Answer::Maybe);
+    }
+
+    #[test]
+    fn union_equals_adding_both_sets_and_intersect_keeps_the_smaller() {
+        for spec in [FilterSpec::lesson(), counting(FilterSpec::lesson(), 2)] {
+            let (mut a, mut b, mut both) = (Bloom::new(spec), Bloom::new(spec), Bloom::new(spec));
+            for key in ["fig", "lime", "fig", "date"] {
+                a.add(key.as_bytes());
+                both.add(key.as_bytes());
+            }
+            for key in ["sun", "fig", "plum"] {
+                b.add(key.as_bytes());
+                both.add(key.as_bytes());
+            }
+            let mut i = a.clone();
+            a.merge(&b, Merge::Union).unwrap();
+            assert_eq!(a.filter(), both.filter(), "{spec}");
+            assert_eq!(a.counters(), both.counters(), "{spec}");
+            i.merge(&b, Merge::Intersect).unwrap();
+            for p in 0..64 {
+                assert_eq!(i.bit(p), Some(i.value(p) > 0));
+            }
+            assert_eq!(i.check(b"fig"), Answer::Maybe, "a key in both stays");
+        }
+    }
+
+    #[test]
+    fn merging_filters_of_another_shape_says_what_differs() {
+        let mut a = Bloom::new(FilterSpec::lesson());
+        let b = Bloom::new(counting(
+            FilterSpec::new(Scheme::ByteSum, Some(128), None).unwrap(),
+            4,
+        ));
+        let err = a.merge(&b, Merge::Union).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the two filters differ in size (m = 64 here, 128 in the file) and counting \
+             (plain bits here, 4-bit counters in the file)"
+        );
     }
 
     #[test]

@@ -195,7 +195,11 @@ mod tests {
         m.remember(b"fig");
         m.remember(b"fig");
         m.forget_one(b"fig");
-        assert_eq!(m.knows(b"fig"), Knowledge::Added, "added twice, removed once");
+        assert_eq!(
+            m.knows(b"fig"),
+            Knowledge::Added,
+            "added twice, removed once"
+        );
         m.forget_one(b"fig");
         assert_eq!(m.knows(b"fig"), Knowledge::Removed);
         assert_eq!(m.distinct_keys(), Some(0));
@@ -214,7 +218,11 @@ mod tests {
         }
         m.remember(b"key0");
         m.forget_one(b"key0");
-        assert_eq!(m.knows(b"key0"), Knowledge::Added, "the second ADD was counted");
+        assert_eq!(
+            m.knows(b"key0"),
+            Knowledge::Added,
+            "the second ADD was counted"
+        );
     }
 
     #[test]

@@ -90,7 +90,7 @@ impl Header {
     }
 
     /// The header as bytes, its checksum included.
-    pub(crate) fn to_bytes(&self) -> [u8; HEADER_LEN] {
+    pub(crate) fn to_bytes(self) -> [u8; HEADER_LEN] {
         let mut b = [0u8; HEADER_LEN];
         b[0..8].copy_from_slice(&MAGIC);
         b[8..10].copy_from_slice(&VERSION.to_le_bytes());
@@ -136,7 +136,9 @@ impl Header {
             return Err(FormatError::Corrupt(Corruption::HeaderChecksum));
         }
         let bad = |what| FormatError::Corrupt(Corruption::Field(what));
-        let scheme = *Scheme::ALL.get(usize::from(head[10])).ok_or(bad("scheme"))?;
+        let scheme = *Scheme::ALL
+            .get(usize::from(head[10]))
+            .ok_or(bad("scheme"))?;
         let counting = match head[11] {
             0 => None,
             b => Some(CounterBits::new(u64::from(b)).map_err(|_| bad("counter width"))?),
@@ -264,8 +266,16 @@ pub(crate) struct Decoder {
 
 #[derive(Debug)]
 enum Elements {
-    Bits { words: Vec<u64> },
-    Counters { width: u32, counts: Vec<u8>, acc: u32, held: u32, extra: bool },
+    Bits {
+        words: Vec<u64>,
+    },
+    Counters {
+        width: u32,
+        counts: Vec<u8>,
+        acc: u32,
+        held: u32,
+        extra: bool,
+    },
 }
 
 impl Decoder {
@@ -375,7 +385,11 @@ static CRC_TABLE: [u32; 256] = {
         let mut c = i as u32;
         let mut j = 0;
         while j < 8 {
-            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
             j += 1;
         }
         table[i] = c;
@@ -420,7 +434,11 @@ mod tests {
             Ok::<(), ()>(())
         })
         .unwrap();
-        assert_eq!(n.len, out.len() as u64, "the length returned is the length written");
+        assert_eq!(
+            n.len,
+            out.len() as u64,
+            "the length returned is the length written"
+        );
         assert_eq!(n.checksum, le_u32(&out[out.len() - 4..]));
         out
     }
@@ -514,11 +532,7 @@ mod tests {
 
     #[test]
     fn says_which_kind_of_bad_file() {
-        let mut bloom = Bloom::new(
-            FilterSpec::lesson()
-                .with_counters(Some(4))
-                .unwrap(),
-        );
+        let mut bloom = Bloom::new(FilterSpec::lesson().with_counters(Some(4)).unwrap());
         bloom.add(b"fig");
         let good = encoded(&bloom, 1);
         assert!(decoded(&good).is_ok());
@@ -536,9 +550,24 @@ mod tests {
                 expected: good.len() as u64
             })
         );
-        assert_eq!(decoded(b"BLOOM").err(), Some(FormatError::Truncated { len: 5, expected: 44 }));
-        assert_eq!(decoded(b"{\"lesson\": 1}").err(), Some(FormatError::Foreign));
-        assert_eq!(decoded(b"").err(), Some(FormatError::Truncated { len: 0, expected: 44 }));
+        assert_eq!(
+            decoded(b"BLOOM").err(),
+            Some(FormatError::Truncated {
+                len: 5,
+                expected: 44
+            })
+        );
+        assert_eq!(
+            decoded(b"{\"lesson\": 1}").err(),
+            Some(FormatError::Foreign)
+        );
+        assert_eq!(
+            decoded(b"").err(),
+            Some(FormatError::Truncated {
+                len: 0,
+                expected: 44
+            })
+        );
         let mut newer = good.clone();
         newer[8] = 2;
         assert_eq!(decoded(&newer).err(), Some(FormatError::Version(2)));
@@ -565,7 +594,10 @@ mod tests {
             for flip in [1u8, 0x80, 0xff] {
                 let mut bad = good.clone();
                 bad[i] ^= flip;
-                assert!(decoded(&bad).is_err(), "byte {i} xor {flip:#x} was accepted");
+                assert!(
+                    decoded(&bad).is_err(),
+                    "byte {i} xor {flip:#x} was accepted"
+                );
             }
         }
     }

@@ -124,11 +124,9 @@ impl fmt::Display for SpecError {
                 f,
                 "the djb2-fnv scheme needs m of at least 2 (its step is b mod (m-1) + 1)"
             ),
-            SpecError::CounterBits(b) => write!(
-                f,
-                "a counter has 1 to {} bits, got {b}",
-                CounterBits::MAX
-            ),
+            SpecError::CounterBits(b) => {
+                write!(f, "a counter has 1 to {} bits, got {b}", CounterBits::MAX)
+            }
         }
     }
 }
@@ -182,7 +180,6 @@ impl FilterSpec {
     pub(crate) fn counting(&self) -> Option<CounterBits> {
         self.counting
     }
-
 
     /// The 64-bit byte-sum filter: bytesum, m = 64, k = 2.
     pub fn lesson() -> FilterSpec {

@@ -342,7 +342,8 @@ pub(crate) fn removed(r: &Removed<'_>) -> Vec<String> {
             .join(", ")
     );
     if steps.iter().any(|s| s.1 == max) {
-        head += "; a saturated counter no longer knows how many keys it counts, so it never comes down";
+        head +=
+            "; a saturated counter no longer knows how many keys it counts, so it never comes down";
     }
     let mut lines = vec![head];
     match f.knew {
@@ -351,9 +352,9 @@ pub(crate) fn removed(r: &Removed<'_>) -> Vec<String> {
                 "{shown} was added more often than removed, so it is still in the filter; \
                  the other keys keep their counts"
             ),
-            Knowledge::NeverAdded | Knowledge::Removed | Knowledge::Unknown => format!(
-                "{shown} was added, so its counts come out and the other keys keep theirs"
-            ),
+            Knowledge::NeverAdded | Knowledge::Removed | Knowledge::Unknown => {
+                format!("{shown} was added, so its counts come out and the other keys keep theirs")
+            }
         }),
         Knowledge::NeverAdded | Knowledge::Removed => {
             let why = if f.knew == Knowledge::Removed {
@@ -457,7 +458,10 @@ pub(crate) fn merged(path: &[u8], r: &MergeReport) -> Vec<String> {
             "UNION",
             "each counter is the sum of the two (a full counter stays full)",
         ),
-        (Merge::Intersect, false) => ("INTERSECT", "a bit stays 1 only where both filters have a 1"),
+        (Merge::Intersect, false) => (
+            "INTERSECT",
+            "a bit stays 1 only where both filters have a 1",
+        ),
         (Merge::Intersect, true) => ("INTERSECT", "each counter is the smaller of the two"),
     };
     let mut lines = vec![format!(
@@ -509,7 +513,11 @@ pub(crate) fn merged(path: &[u8], r: &MergeReport) -> Vec<String> {
     if let Some(full) = r.saturated.filter(|&n| n > 0) {
         lines.push(format!(
             "{full} {} full: a saturated counter can never come down again",
-            if full == 1 { "counter is" } else { "counters are" }
+            if full == 1 {
+                "counter is"
+            } else {
+                "counters are"
+            }
         ));
     }
     lines
@@ -803,6 +811,85 @@ mod tests {
         assert_eq!(
             added(b"sun", all_old),
             "ADD sun: positions 22, 39; every bit was already 1, so this ADD changed nothing"
+        );
+    }
+
+    #[test]
+    fn counting_add_says_when_a_counter_is_full() {
+        let width = CounterBits::new(2).unwrap();
+        let probe = Probe {
+            positions: &[54, 45, 54],
+            before: &[2, 3, 3],
+        };
+        assert_eq!(
+            added_counting(b"fig", probe, width),
+            "ADD fig: positions 54, 45, 54; counters 54: 2 to 3, now full, 45: 3, full, so it \
+             stays 3; a 2-bit counter holds at most 3, and a saturated counter can never come \
+             down again"
+        );
+    }
+
+    #[test]
+    fn remove_of_a_false_positive_shows_the_damage() {
+        use crate::script::session::{Removal, Removed, Victim};
+        let facts = Removal {
+            width: CounterBits::DEFAULT,
+            knew: Knowledge::NeverAdded,
+            now: Knowledge::NeverAdded,
+            full: None,
+            victims: vec![Victim {
+                key: b"date".to_vec().into_boxed_slice(),
+                positions: vec![22],
+                now_no: true,
+            }],
+            lost: 1,
+            false_negatives: 1,
+        };
+        let lines = removed(&Removed {
+            key: b"sun",
+            probe: Probe {
+                positions: &[22, 39],
+                before: &[1, 2],
+            },
+            facts: &facts,
+        });
+        assert_eq!(
+            lines[0],
+            "REMOVE sun: positions 22, 39; counters 22: 1 to 0, 39: 2 to 1"
+        );
+        assert!(
+            lines[1].starts_with("but sun was never added"),
+            "{}",
+            lines[1]
+        );
+        assert_eq!(
+            lines[2],
+            "  date lost a count at 22, and CHECK date now answers NO: a false negative, the \
+             one thing a Bloom filter promised never to give"
+        );
+        assert!(lines[3].starts_with("1 of the 1 added key that lost counts now answers NO"));
+    }
+
+    #[test]
+    fn a_counting_check_that_says_no_for_an_added_key_is_a_false_negative() {
+        use crate::engine::memory::Memory;
+        let mut memory = Memory::counting();
+        memory.remember(b"date");
+        let line = checked(
+            b"date",
+            Probe {
+                positions: &[30, 22],
+                before: &[1, 0],
+            },
+            Recall::of(&memory),
+            Some(CounterBits::DEFAULT),
+        );
+        assert!(
+            line.ends_with(
+                "counter 22 is 0, yet date was added: a false negative, because a \
+                 REMOVE of a key that was never added took its count"
+            ),
+            "{line}"
         );
     }
 

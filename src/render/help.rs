@@ -30,7 +30,10 @@ pub fn summary(verb: Verb) -> (&'static str, &'static str) {
             "how full the filter is, and the chance of a false positive",
         ),
         Verb::Clear => ("CLEAR", "empty the filter and forget every key"),
-        Verb::Save => ("SAVE file", "write the filter to a file in the current folder"),
+        Verb::Save => (
+            "SAVE file",
+            "write the filter to a file in the current folder",
+        ),
         Verb::Load => ("LOAD file", "replace the filter with a saved one"),
         Verb::Union => (
             "UNION file",

@@ -122,7 +122,7 @@ impl Verb {
         const SAVE: u64 = pack(b"save");
         const LOAD: u64 = pack(b"load");
         const UNION: u64 = pack(b"union");
-                const HELP: u64 = pack(b"help");
+        const HELP: u64 = pack(b"help");
         const QUIT: u64 = pack(b"quit");
         const EXIT: u64 = pack(b"exit");
         Some(match folded {
@@ -458,7 +458,10 @@ mod tests {
     #[test]
     fn accepts_the_counting_and_file_commands() {
         case(b"COUNTS", Ok(Some(Command::Counts)));
-        case(b"counts x", Err(LineError::UnexpectedArgument(Verb::Counts, b"x")));
+        case(
+            b"counts x",
+            Err(LineError::UnexpectedArgument(Verb::Counts, b"x")),
+        );
         case(b"SAVE f.bloom", Ok(Some(Command::Save(b"f.bloom"))));
         case(b"load my filter", Ok(Some(Command::Load(b"my filter"))));
         case(b"Union a", Ok(Some(Command::Union(b"a"))));
@@ -466,7 +469,10 @@ mod tests {
         case(b"intersect b", Ok(Some(Command::Intersect(b"b"))));
         case(b"SAVE", Err(LineError::MissingKey(Verb::Save)));
         case(b"LOAD ", Err(LineError::EmptyKey(Verb::Load)));
-        case(b"INTERSECTS b", Err(LineError::UnknownCommand(b"INTERSECTS")));
+        case(
+            b"INTERSECTS b",
+            Err(LineError::UnknownCommand(b"INTERSECTS")),
+        );
         case(b"INTERSEC b", Err(LineError::UnknownCommand(b"INTERSEC")));
         case(b"SAVE\tf", Err(LineError::NeedsSpace(Verb::Save)));
         assert_eq!(

@@ -163,7 +163,11 @@ mod tests {
         );
         case(
             "# filter: counting=4",
-            Some(FilterSpec::lesson().with_counters(Some(4)).map_err(DirectiveError::Spec)),
+            Some(
+                FilterSpec::lesson()
+                    .with_counters(Some(4))
+                    .map_err(DirectiveError::Spec),
+            ),
         );
         case(
             "# filter: scheme=djb2-fnv counting=2",

@@ -78,9 +78,9 @@ impl From<StateFileError> for FileError {
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FileError::Path(PathProblem::Absolute) => f.write_str(
-                "a path must be relative to the current folder, without a leading `/`",
-            ),
+            FileError::Path(PathProblem::Absolute) => {
+                f.write_str("a path must be relative to the current folder, without a leading `/`")
+            }
             FileError::Path(PathProblem::Parent) => {
                 f.write_str("a path must stay inside the current folder, without `..`")
             }
@@ -94,9 +94,9 @@ impl fmt::Display for FileError {
                 "it is not a regular file ({kind}), and the tutor never reads or writes through one"
             ),
             FileError::DanglingLink => f.write_str("it is a symbolic link to nothing"),
-            FileError::NotASavedFilter => f.write_str(
-                "it exists and is not a saved filter, so SAVE will not replace it",
-            ),
+            FileError::NotASavedFilter => {
+                f.write_str("it exists and is not a saved filter, so SAVE will not replace it")
+            }
             FileError::NoFolder => f.write_str("the folder it names does not exist"),
             FileError::TooLarge { size, max } => write!(
                 f,
@@ -130,14 +130,11 @@ impl fmt::Display for FileError {
                     Corruption::HeaderChecksum => {
                         f.write_str("its header's checksum does not match the header")
                     }
-                    Corruption::Checksum => {
-                        f.write_str("its checksum does not match its bytes")
-                    }
+                    Corruption::Checksum => f.write_str("its checksum does not match its bytes"),
                     Corruption::Field(what) => write!(f, "its header has an impossible {what}"),
-                    Corruption::TooLong { len, expected } => write!(
-                        f,
-                        "it has {len} bytes where its header says {expected}"
-                    ),
+                    Corruption::TooLong { len, expected } => {
+                        write!(f, "it has {len} bytes where its header says {expected}")
+                    }
                     Corruption::PastTheEnd => {
                         f.write_str("bits past the last position of the filter are set")
                     }
@@ -254,20 +251,14 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, FileError> {
     let got = read_up_to(&mut file, &mut head)?;
     let header = Header::parse(&head[..got]).map_err(FileError::Format)?;
     let expected = header.file_len();
-    let truncated = |len| {
-        FileError::Format(FormatError::Truncated {
-            len,
-            expected,
-        })
-    };
+    let truncated = |len| FileError::Format(FormatError::Truncated { len, expected });
     if len < expected {
         return Err(truncated(len));
     }
     if len > expected {
-        return Err(FileError::Format(FormatError::Corrupt(Corruption::TooLong {
-            len,
-            expected,
-        })));
+        return Err(FileError::Format(FormatError::Corrupt(
+            Corruption::TooLong { len, expected },
+        )));
     }
     let mut decoder = Decoder::new(header, &head);
     let mut left = header.payload_len();

@@ -5,9 +5,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::path::Path;
 
-use crate::engine::bloom::{
-    Answer, Bloom, Merge, NoTrace, Probe, RemoveError, Trace, Tracer,
-};
+use crate::engine::bloom::{Answer, Bloom, Merge, NoTrace, Probe, RemoveError, Trace, Tracer};
 use crate::engine::counters::{CounterBits, Counters};
 use crate::engine::filter::Filter;
 use crate::engine::memory::{Knowledge, Limit, Memory};
@@ -87,6 +85,12 @@ pub(crate) struct Recall<'a> {
 }
 
 impl<'a> Recall<'a> {
+    /// What `memory` knows, for renderers' tests.
+    #[cfg(test)]
+    pub(crate) fn of(memory: &'a Memory) -> Recall<'a> {
+        Recall { memory }
+    }
+
     /// Whether `key` was added, as far as the tutor remembers.
     pub(crate) fn knows(&self, key: &[u8]) -> Knowledge {
         self.memory.knows(key)
@@ -879,5 +883,202 @@ mod tests {
         assert_eq!(s.bloom.bits_set(), 0);
         assert_eq!(s.memory.knows(b"fig"), Knowledge::NeverAdded);
         assert_eq!(run(&mut s, &["CHECK fig"]), ["No"]);
+    }
+
+    fn counting(bits: u8) -> FilterSpec {
+        FilterSpec::lesson().with_counters(Some(bits)).unwrap()
+    }
+
+    #[test]
+    fn removing_a_false_positive_names_the_keys_it_hurt() {
+        let mut s = TracedSession::new(counting(4));
+        run(&mut s, &["ADD fig", "ADD lime", "ADD date"]);
+        let Ok(Outcome::Removed(r)) = s.execute(&Command::Remove(b"sun")) else {
+            panic!("REMOVE sun in a counting filter runs");
+        };
+        assert_eq!(r.facts.knew, Knowledge::NeverAdded);
+        let hurt: Vec<(&[u8], &[u64], bool)> = r
+            .facts
+            .victims
+            .iter()
+            .map(|v| (&*v.key, &v.positions[..], v.now_no))
+            .collect();
+        assert_eq!(
+            hurt,
+            [
+                (&b"lime"[..], &[39][..], true),
+                (&b"date"[..], &[22][..], true)
+            ]
+        );
+        assert_eq!((r.facts.lost, r.facts.false_negatives), (2, 2));
+        assert_eq!(run(&mut s, &["CHECK date", "CHECK fig"]), ["No", "Maybe"]);
+    }
+
+    #[test]
+    fn removing_an_added_key_hurts_no_one() {
+        let mut s = TracedSession::new(counting(4));
+        run(&mut s, &["ADD date", "ADD sun", "ADD sun"]);
+        let Ok(Outcome::Removed(r)) = s.execute(&Command::Remove(b"sun")) else {
+            panic!("REMOVE sun runs");
+        };
+        assert_eq!(
+            (r.facts.knew, r.facts.now),
+            (Knowledge::Added, Knowledge::Added)
+        );
+        assert!(r.facts.victims.is_empty());
+        run(&mut s, &["REMOVE sun"]);
+        assert_eq!(s.memory.knows(b"sun"), Knowledge::Removed);
+        assert_eq!(run(&mut s, &["CHECK date", "CHECK sun"]), ["Maybe", "No"]);
+        assert_eq!(
+            s.execute(&Command::Remove(b"sun")).unwrap_err(),
+            CommandError::NotInFilter {
+                position: 39,
+                count: 0,
+                uses: 1
+            }
+        );
+    }
+
+    #[test]
+    fn counts_needs_a_counting_filter() {
+        let mut s = PlainSession::new(FilterSpec::lesson());
+        assert_eq!(
+            s.execute(&Command::Counts).unwrap_err(),
+            CommandError::NoCounters
+        );
+        let mut s = PlainSession::new(counting(3));
+        run(&mut s, &["ADD fig", "ADD fig"]);
+        match s.execute(&Command::Counts).unwrap() {
+            Outcome::Counts { counters, .. } => {
+                assert_eq!((counters.get(54), counters.get(45)), (2, 2));
+            }
+            other => panic!("COUNTS gave {other:?}"),
+        }
+    }
+
+    /// A folder inside the current one, as scripts must name their files.
+    fn local_dir() -> tempfile::TempDir {
+        tempfile::tempdir_in(".").expect("a folder in the current folder")
+    }
+
+    fn local(dir: &tempfile::TempDir, name: &str) -> Vec<u8> {
+        let name = dir
+            .path()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+            + "/"
+            + name;
+        name.into_bytes()
+    }
+
+    #[test]
+    fn save_then_load_gives_the_filter_back_and_forgets_the_keys() {
+        let dir = local_dir();
+        let file = local(&dir, "f.bloom");
+        let mut s = TracedSession::new(counting(4));
+        run(&mut s, &["ADD fig", "ADD lime", "ADD fig", "REMOVE lime"]);
+        s.execute(&Command::Save(&file)).unwrap();
+        let mut t = TracedSession::new(FilterSpec::lesson());
+        match t.execute(&Command::Load(&file)).unwrap() {
+            Outcome::Loaded { report, .. } => {
+                assert_eq!(report.spec, counting(4));
+                assert_eq!(report.keys, 2, "three ADDs less one REMOVE");
+            }
+            other => panic!("LOAD gave {other:?}"),
+        }
+        assert_eq!(t.bloom.counters(), s.bloom.counters());
+        assert_eq!(t.memory.knows(b"fig"), Knowledge::Unknown);
+        assert!(!t.is_untouched());
+    }
+
+    #[test]
+    fn a_failed_load_changes_nothing() {
+        let dir = local_dir();
+        let file = local(&dir, "notes.txt");
+        std::fs::write(std::str::from_utf8(&file).unwrap(), b"not a filter").unwrap();
+        let mut s = TracedSession::new(FilterSpec::lesson());
+        run(&mut s, &["ADD fig"]);
+        let err = s.execute(&Command::Load(&file)).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                CommandError::File {
+                    verb: Verb::Load,
+                    error: FileError::Format(crate::engine::saved::FormatError::Foreign),
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert_eq!(run(&mut s, &["CHECK fig"]), ["Maybe"]);
+        assert_eq!(s.memory.knows(b"fig"), Knowledge::Added);
+    }
+
+    #[test]
+    fn intersect_points_at_a_key_from_one_set_that_still_says_maybe() {
+        let dir = local_dir();
+        let file = local(&dir, "sun.bloom");
+        let mut s = TracedSession::new(FilterSpec::lesson());
+        run(&mut s, &["ADD sun"]);
+        s.execute(&Command::Save(&file)).unwrap();
+        run(&mut s, &["CLEAR", "ADD date", "ADD lime"]);
+        match s.execute(&Command::Intersect(&file)).unwrap() {
+            Outcome::Merged { report, .. } => {
+                assert_eq!((report.ours, report.theirs, report.after), (4, 2, 2));
+                assert_eq!(
+                    report.example,
+                    Example::Found {
+                        key: b"sun".to_vec().into_boxed_slice(),
+                        ours: false
+                    }
+                );
+            }
+            other => panic!("INTERSECT gave {other:?}"),
+        }
+        assert_eq!(s.memory.knows(b"date"), Knowledge::Unknown);
+    }
+
+    #[test]
+    fn union_keeps_this_filters_keys_known() {
+        let dir = local_dir();
+        let file = local(&dir, "a.bloom");
+        let mut s = TracedSession::new(FilterSpec::lesson());
+        run(&mut s, &["ADD sun"]);
+        s.execute(&Command::Save(&file)).unwrap();
+        run(
+            &mut s,
+            &[
+                "CLEAR",
+                "ADD fig",
+                &format!("UNION {}", String::from_utf8_lossy(&file)),
+            ],
+        );
+        assert_eq!(s.memory.knows(b"fig"), Knowledge::Added);
+        assert_eq!(s.memory.knows(b"sun"), Knowledge::Unknown);
+        assert_eq!(s.adds, 2);
+        assert_eq!(run(&mut s, &["CHECK sun"]), ["Maybe"]);
+    }
+
+    #[test]
+    fn file_commands_refuse_paths_outside_the_current_folder() {
+        let mut s = PlainSession::new(FilterSpec::lesson());
+        for cmd in [
+            Command::Save(b"/tmp/x.bloom"),
+            Command::Load(b"../x.bloom"),
+            Command::Union(b"/dev/zero"),
+        ] {
+            assert!(
+                matches!(
+                    s.execute(&cmd),
+                    Err(CommandError::File {
+                        error: FileError::Path(_),
+                        ..
+                    })
+                ),
+                "{cmd:?}"
+            );
+        }
     }
 }
