@@ -67,28 +67,29 @@ pub struct FilterArgs {
 }
 
 impl FilterArgs {
-    /// Whether any of the flags was given, so that a script's `# filter:` line must yield.
+    /// Whether scheme, bits or hashes was given, so that a script's `# filter:` line must
+    /// yield. (`--counting` alone does not: it adds counters to the script's own filter.)
     pub fn any_given(&self) -> bool {
-        self.scheme.is_some()
-            || self.bits.is_some()
-            || self.hashes.is_some()
-            || self.counting
-            || self.counter_bits.is_some()
+        self.scheme.is_some() || self.bits.is_some() || self.hashes.is_some()
+    }
+
+    /// The counter width `--counting` or `--counter-bits` asked for, if either was given.
+    pub fn counters(&self) -> Option<u8> {
+        match (self.counting, self.counter_bits) {
+            (_, Some(b)) => Some(b),
+            (true, None) => Some(CounterBits::DEFAULT.get()),
+            (false, None) => None,
+        }
     }
 
     /// The spec these flags describe, with the scheme's own defaults filled in.
     pub fn spec(&self) -> Result<FilterSpec, SpecError> {
-        let counters = match (self.counting, self.counter_bits) {
-            (_, Some(b)) => Some(b),
-            (true, None) => Some(CounterBits::DEFAULT.get()),
-            (false, None) => None,
-        };
         FilterSpec::new(
             self.scheme.unwrap_or(Scheme::ByteSum),
             self.bits,
             self.hashes,
         )?
-        .with_counters(counters)
+        .with_counters(self.counters())
     }
 }
 

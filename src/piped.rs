@@ -94,6 +94,9 @@ pub struct ScriptRunner {
     session: Sessions,
     /// The command line chose the filter, so `# filter:` lines are ignored.
     spec_fixed: bool,
+    /// The command line asked for counters of this width, so a `# filter:` line's filter
+    /// gets them.
+    counters: Option<u8>,
 }
 
 #[derive(Debug, Clone)]
@@ -114,7 +117,15 @@ impl ScriptRunner {
                 Sessions::Plain(Session::new(spec))
             },
             spec_fixed,
+            counters: None,
         }
+    }
+
+    /// The same runner, with counters of `bits` bits (1 to 8) added to the filter a
+    /// script's `# filter:` line names, as `--counting` does; `None` leaves it as named.
+    pub fn with_counters(mut self, bits: Option<u8>) -> ScriptRunner {
+        self.counters = bits;
+        self
     }
 
     /// Replaces the filter with the one saved at `path` (any path: this is the command line's
@@ -127,6 +138,7 @@ impl ScriptRunner {
             reason,
         };
         self.spec_fixed = true;
+        self.counters = None;
         let shown = match &mut self.session {
             Sessions::Plain(s) => s
                 .load_path(path)
@@ -154,9 +166,13 @@ impl ScriptRunner {
         out: &mut impl Write,
         err: &mut impl Write,
     ) -> Result<ScriptEnd, ScriptError> {
+        let shape = Shape {
+            fixed: self.spec_fixed,
+            counters: self.counters,
+        };
         match &mut self.session {
-            Sessions::Plain(s) => run_script(input, source, s, self.spec_fixed, out, err),
-            Sessions::Explained(s) => run_script(input, source, s, self.spec_fixed, out, err),
+            Sessions::Plain(s) => run_script(input, source, s, shape, out, err),
+            Sessions::Explained(s) => run_script(input, source, s, shape, out, err),
         }
     }
 }
@@ -204,18 +220,27 @@ fn cr_before_a_command(line: &[u8]) -> bool {
 /// The UTF-8 byte-order mark some editors put at the start of a file.
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
+/// What the command line decided about the filter, against a script's `# filter:` line.
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    /// Scheme, bits or hashes were given: the line is ignored.
+    fixed: bool,
+    /// Counters were asked for: the line's filter gets them.
+    counters: Option<u8>,
+}
+
 fn run_script<T: Tracer, W: Write, E: Write>(
     input: impl Read,
     source: Source<'_>,
     session: &mut Session<T>,
-    spec_fixed: bool,
+    shape: Shape,
     out: &mut W,
     err: &mut E,
 ) -> Result<ScriptEnd, ScriptError> {
     let mut run = Run {
         source,
         session,
-        spec_fixed,
+        shape,
         out,
         err,
         end: ScriptEnd::default(),
@@ -239,7 +264,7 @@ fn run_script<T: Tracer, W: Write, E: Write>(
 struct Run<'a, T: Tracer, W, E> {
     source: Source<'a>,
     session: &'a mut Session<T>,
-    spec_fixed: bool,
+    shape: Shape,
     out: &'a mut W,
     err: &'a mut E,
     end: ScriptEnd,
@@ -310,8 +335,12 @@ impl<T: Tracer, W: Write, E: Write> Run<'_, T, W, E> {
         } else {
             result
         };
+        let spec = match (spec, self.shape.counters) {
+            (Ok(spec), Some(bits)) => spec.with_counters(Some(bits)).map_err(DirectiveError::Spec),
+            (spec, _) => spec,
+        };
         match spec {
-            Ok(spec) if self.spec_fixed => {
+            Ok(spec) if self.shape.fixed => {
                 let chosen = self.session.spec();
                 if spec != chosen {
                     self.say(format_args!(

@@ -284,11 +284,34 @@ pub(crate) fn checked(
             "{head}; all above 0, but {shown} was never added: a false positive ({})",
             blame(recall, probe.positions)
         ),
-        Knowledge::Removed => format!(
-            "{head}; all above 0, but {shown} was removed as often as it was added: a false \
-             positive ({})",
-            blame(recall, probe.positions)
-        ),
+        Knowledge::Removed => {
+            let max = counting.map_or(u8::MAX, CounterBits::max);
+            let full: Vec<u64> = distinct(
+                probe
+                    .positions
+                    .iter()
+                    .zip(probe.before)
+                    .filter(|&(_, &c)| c == max)
+                    .map(|(&p, _)| p),
+            );
+            let why = if full.is_empty() {
+                blame(recall, probe.positions)
+            } else {
+                format!(
+                    "{} {} full, and a saturated counter can never come down",
+                    if full.len() == 1 {
+                        "counter"
+                    } else {
+                        "counters"
+                    },
+                    join(full.iter().copied()) + if full.len() == 1 { " is" } else { " are" }
+                )
+            };
+            format!(
+                "{head}; all above 0, but {shown} was removed as often as it was added: a false \
+                 positive ({why})"
+            )
+        }
         Knowledge::Unknown => format!(
             "{head}; all above 0, but {}, so it cannot tell whether this MAYBE is real or a \
              false positive",
@@ -346,7 +369,12 @@ pub(crate) fn removed(r: &Removed<'_>) -> Vec<String> {
             "; a saturated counter no longer knows how many keys it counts, so it never comes down";
     }
     let mut lines = vec![head];
+    let all_full = steps.iter().all(|s| s.1 == max);
     match f.knew {
+        Knowledge::Added if all_full => lines.push(format!(
+            "{shown} was added, but every one of its counters is full, so nothing came out: \
+             CHECK {shown} will answer MAYBE for good"
+        )),
         Knowledge::Added => lines.push(match f.now {
             Knowledge::Added => format!(
                 "{shown} was added more often than removed, so it is still in the filter; \
@@ -423,15 +451,20 @@ fn show_path(path: &[u8]) -> String {
     format!("`{}`", escape::escape_prefix(path))
 }
 
+/// "1 key added", "3 keys added".
+fn keys_added(n: u64) -> String {
+    format!("{n} {} added", if n == 1 { "key" } else { "keys" })
+}
+
 /// The line on a SAVE.
 pub(crate) fn saved(path: &[u8], r: &FileReport) -> String {
     format!(
-        "SAVE {}: {}, {} bits set, {} keys added, in {} bytes (checksum {:08x}); the keys \
-         themselves are not saved",
+        "SAVE {}: {}, {} bits set, {}, in {} bytes (checksum {:08x}); the keys themselves are \
+         not saved",
         show_path(path),
         r.spec,
         r.bits_set,
-        r.keys,
+        keys_added(r.keys),
         r.file.len,
         r.file.checksum
     )
@@ -440,12 +473,12 @@ pub(crate) fn saved(path: &[u8], r: &FileReport) -> String {
 /// The line on a LOAD: what the filter is now, and that its keys are unknown.
 pub(crate) fn loaded(path: &[u8], r: &FileReport) -> String {
     format!(
-        "LOAD {}: {}, {} bits set, {} keys added; a saved filter holds no keys, so the tutor no \
-         longer knows which keys were added",
+        "LOAD {}: {}, {} bits set, {}; a saved filter holds no keys, so the tutor no longer \
+         knows which keys were added",
         show_path(path),
         r.spec,
         r.bits_set,
-        r.keys
+        keys_added(r.keys)
     )
 }
 
@@ -673,6 +706,9 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
         (Some(_), n) => format!(", {n} REMOVEs"),
     };
     let keys_line = match (s.distinct, s.full) {
+        (Some(d), _) if s.spec.counting().is_some() => {
+            format!("keys in the filter: {d} distinct ({adds} ADD commands{removes})")
+        }
         (Some(d), _) => format!("keys added: {d} distinct ({adds} ADD commands{removes})"),
         (None, Some(Limit::SavedFile)) => format!(
             "keys added: about {}, counting the ADDs a saved filter recorded; a saved filter \

@@ -458,7 +458,7 @@ impl<T: Tracer> Session<T> {
                     .map_err(file_error(Verb::Load, path))?;
                 Outcome::Loaded {
                     path,
-                    report: self.replace_with(file),
+                    report: self.replace_with(file, true),
                 }
             }
             Command::Union(path) => Outcome::Merged {
@@ -477,7 +477,7 @@ impl<T: Tracer> Session<T> {
     /// Replaces the filter with the saved one at `path`, any path at all: `--load FILE`.
     pub(crate) fn load_path(&mut self, path: &Path) -> Result<&FileReport, FileError> {
         let file = saved_file::load(path)?;
-        Ok(self.replace_with(file))
+        Ok(self.replace_with(file, false))
     }
 
     /// The ADDs that built the filter, less its REMOVEs: what a saved file records.
@@ -601,12 +601,14 @@ impl<T: Tracer> Session<T> {
 
     /// Makes a loaded filter this session's: a saved filter holds no keys, so the tutor no
     /// longer knows which were added.
-    fn replace_with(&mut self, loaded: saved_file::Loaded) -> &FileReport {
+    fn replace_with(&mut self, loaded: saved_file::Loaded, touched: bool) -> &FileReport {
         let spec = loaded.bloom.spec();
         let shelf = std::mem::take(&mut self.shelf);
+        // `--load` leaves the session untouched, so a script's `# filter:` line is noted and
+        // ignored, as for any filter the command line chose.
         *self = Session::with_bloom(loaded.bloom);
         self.shelf = shelf;
-        self.touched = true;
+        self.touched = touched;
         self.adds = loaded.keys;
         self.memory.add_unknown_keys();
         self.file_report.insert(FileReport {
