@@ -707,7 +707,7 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
     };
     let keys_line = match (s.distinct, s.full) {
         (Some(d), _) if s.spec.counting().is_some() => {
-            format!("keys in the filter: {d} distinct ({adds} ADD commands{removes})")
+            format!("keys added and not removed: {d} distinct ({adds} ADD commands{removes})")
         }
         (Some(d), _) => format!("keys added: {d} distinct ({adds} ADD commands{removes})"),
         (None, Some(Limit::SavedFile)) => format!(
