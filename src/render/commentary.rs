@@ -441,8 +441,13 @@ pub(crate) fn removed(r: &Removed<'_>) -> Vec<String> {
 /// The line on a CLEAR.
 pub(crate) fn cleared(spec: &FilterSpec) -> String {
     format!(
-        "CLEAR: all {} bits are 0 again and every key is forgotten",
-        spec.bits()
+        "CLEAR: all {} {} are 0 again and every key is forgotten",
+        spec.bits(),
+        if spec.counting().is_some() {
+            "counters"
+        } else {
+            "bits"
+        }
     )
 }
 
