@@ -2,6 +2,8 @@
 # Throughput and memory of the piped protocol against the C reference, side by side.
 # Usage: bench/run.sh [LINES]   (default 2000000; RUNS=30 pairs; needs gcc, python3, hyperfine)
 # Prints the ratio of medians (bloom-tutor / ref.c): below 1 means bloom-tutor is faster.
+# It also times a counting filter (`--counting`, 4-bit counters) on the same script, in the
+# same alternating runs, and prints its ratio to the plain filter.
 # BASELINE=path/to/an/older/bloom-tutor times that binary in the same alternating runs, for a
 # before-and-after comparison measured side by side.
 set -euo pipefail
@@ -18,6 +20,7 @@ bin=target/release/bloom-tutor
 
 # Same answers first: a fast wrong program is no benchmark.
 cmp <("$bin" < "$work/script.txt") <("$work/ref" < "$work/script.txt")
+cmp <("$bin" --counting < "$work/script.txt") <("$work/ref" < "$work/script.txt")
 baseline=${BASELINE:-}
 [ -z "$baseline" ] || cmp <("$baseline" < "$work/script.txt") <("$work/ref" < "$work/script.txt")
 
@@ -28,21 +31,22 @@ import statistics, subprocess, sys, time
 ours, ref, script, lines, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 baseline = sys.argv[6]
 
-def once(program):
+def once(program, *args):
     with open(script, "rb") as stdin:
         start = time.perf_counter()
-        subprocess.run([program], stdin=stdin, stdout=subprocess.DEVNULL, check=True)
+        subprocess.run([program, *args], stdin=stdin, stdout=subprocess.DEVNULL, check=True)
         return time.perf_counter() - start
 
 for program in (ours, ref, baseline):  # warm-up
     if program:
         once(program)
-t_ours, t_ref, t_base, pairs = [], [], [], []
+t_ours, t_ref, t_base, t_count, pairs = [], [], [], [], []
 for _ in range(runs):
     a, b = once(ours), once(ref)
     t_ours.append(a)
     t_ref.append(b)
     pairs.append(a / b)
+    t_count.append(once(ours, "--counting"))
     if baseline:
         t_base.append(once(baseline))
 m_ours, m_ref = statistics.median(t_ours), statistics.median(t_ref)
@@ -50,6 +54,9 @@ print(f"lines: {lines}, runs: {runs} alternating pairs")
 print(f"median ns/line: bloom-tutor {m_ours / lines * 1e9:.0f}, ref.c {m_ref / lines * 1e9:.0f}")
 print(f"ratio of medians (bloom-tutor / ref.c): {m_ours / m_ref:.2f}")
 print(f"median of per-pair ratios: {statistics.median(pairs):.2f}")
+m_count = statistics.median(t_count)
+print(f"counting filter (--counting): median ns/line {m_count / lines * 1e9:.0f}, "
+      f"ratio to ref.c {m_count / m_ref:.2f}, to the plain filter {m_count / m_ours:.2f}")
 if baseline:
     m_base = statistics.median(t_base)
     print(f"baseline {baseline}: ratio of medians (baseline / ref.c): {m_base / m_ref:.2f}")
@@ -59,7 +66,7 @@ PY
 # Peak memory must not grow with the script: compare a short and a long run.
 head -n 1000 "$work/script.txt" > "$work/short.txt"
 for f in short script; do
-  for flags in "" "--explain"; do
+  for flags in "" "--explain" "--counting"; do
     kib=$( { /usr/bin/time -f %M "$bin" $flags "$work/$f.txt" > /dev/null; } 2>&1 | tail -n 1)
     echo "peak memory, $f script ${flags:-(plain)}: ${kib} KiB"
   done

@@ -1,4 +1,4 @@
-//! The files the tutor keeps between runs (lesson progress; saved filters later): written
+//! The files the tutor keeps between runs (lesson progress, saved filters): written
 //! whole or not at all, and read back only when they are regular files of a bounded size.
 
 use std::fmt;
@@ -24,6 +24,16 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// existing `path` that is not a regular file (a folder, a FIFO, `/dev/null`) is refused
 /// rather than replaced. A new file gets the default permissions; a replaced one keeps its own.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomically_with(path, |out| out.write_all(bytes))
+}
+
+/// [`write_atomically`] for a file written piece by piece: `write` gets the temporary file
+/// (buffered) and writes the whole new content to it, so a large file never needs a second
+/// copy in memory. Everything `write_atomically` promises holds here too.
+pub fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     let target = resolve_target(path)?;
     let old_permissions = match fs::metadata(&target) {
         Ok(meta) if meta.is_file() => Some(meta.permissions()),
@@ -43,7 +53,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         if let Some(permissions) = old_permissions {
             temp.set_permissions(permissions)?;
         }
-        temp.write_all(bytes)?;
+        let mut buffered = io::BufWriter::with_capacity(64 * 1024, &mut temp);
+        write(&mut buffered)?;
+        buffered.flush()?;
+        drop(buffered);
         temp.sync_all()?;
         drop(temp);
         fs::rename(&temp_path, &target)
@@ -102,17 +115,9 @@ impl From<io::Error> for StateFileError {
 /// meanwhile is refused too. (Only a FIFO put in place between the check and the open could
 /// still block the open: std has no portable non-blocking open.)
 pub fn read_regular_capped(path: &Path, max_bytes: u64) -> Result<Option<Vec<u8>>, StateFileError> {
-    match fs::metadata(path) {
-        Ok(meta) => check_regular(&meta, max_bytes)?,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e.into()),
-    }
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e.into()),
+    let Some((file, _)) = open_regular_capped(path, max_bytes)? else {
+        return Ok(None);
     };
-    check_regular(&file.metadata()?, max_bytes)?;
     let mut bytes = Vec::new();
     file.take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)?;
@@ -124,6 +129,28 @@ pub fn read_regular_capped(path: &Path, max_bytes: u64) -> Result<Option<Vec<u8>
         });
     }
     Ok(Some(bytes))
+}
+
+/// The regular file at `path`, opened for reading, with its length then; `Ok(None)` when
+/// nothing is there. Refuses what [`read_regular_capped`] refuses, before reading a byte, so
+/// the caller can read a large file piece by piece (reading no more than the length given).
+pub fn open_regular_capped(
+    path: &Path,
+    max_bytes: u64,
+) -> Result<Option<(File, u64)>, StateFileError> {
+    match fs::metadata(path) {
+        Ok(meta) => check_regular(&meta, max_bytes)?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.into()),
+    }
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let meta = file.metadata()?;
+    check_regular(&meta, max_bytes)?;
+    Ok(Some((file, meta.len())))
 }
 
 /// `Ok` when `path` is a regular file or nothing at all, so [`write_atomically`] can put a
@@ -156,7 +183,7 @@ fn check_regular(meta: &fs::Metadata, max_bytes: u64) -> Result<(), StateFileErr
 }
 
 /// What a file that is not a regular file is, for a message.
-fn kind_of(file_type: fs::FileType) -> &'static str {
+pub fn kind_of(file_type: fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use clap::ValueEnum;
 use clap::builder::PossibleValue;
 
+use crate::engine::counters::CounterBits;
 use crate::engine::filter::MAX_BITS;
 use crate::engine::scheme::{FilterSpec, MAX_HASHES, Scheme, SpecError};
 use crate::units;
@@ -34,6 +35,10 @@ pub struct Cli {
     /// Explain every ADD and CHECK in commentary lines that start with `#`
     #[arg(long)]
     pub explain: bool,
+
+    /// Start from a filter saved with SAVE (its shape comes from the file)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scheme", "bits", "hashes", "counting", "counter_bits"])]
+    pub load: Option<PathBuf>,
 
     /// Neither read nor write the interactive session's history file
     #[arg(long)]
@@ -89,12 +94,30 @@ pub struct FilterArgs {
     #[arg(short = 'k', long = "hashes", value_name = "K", allow_negative_numbers = true,
           value_parser = whole_number::<u32>)]
     pub hashes: Option<u32>,
+
+    /// Make each position a counter, so REMOVE can take a key out (a counting filter)
+    #[arg(long)]
+    pub counting: bool,
+
+    /// Bits in each counter of a counting filter, 1 to 8 (default: 4); implies --counting
+    #[arg(long, value_name = "B", value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub counter_bits: Option<u8>,
 }
 
 impl FilterArgs {
-    /// Whether any of the flags was given, so that a script's `# filter:` line must yield.
+    /// Whether scheme, bits or hashes was given, so that a script's `# filter:` line must
+    /// yield. (`--counting` alone does not: it adds counters to the script's own filter.)
     pub fn any_given(&self) -> bool {
         self.scheme.is_some() || self.bits.is_some() || self.hashes.is_some()
+    }
+
+    /// The counter width `--counting` or `--counter-bits` asked for, if either was given.
+    pub fn counters(&self) -> Option<u8> {
+        match (self.counting, self.counter_bits) {
+            (_, Some(b)) => Some(b),
+            (true, None) => Some(CounterBits::DEFAULT.get()),
+            (false, None) => None,
+        }
     }
 
     /// The spec these flags describe, with the scheme's own defaults filled in.
@@ -103,7 +126,8 @@ impl FilterArgs {
             self.scheme.unwrap_or(Scheme::ByteSum),
             self.bits,
             self.hashes,
-        )
+        )?
+        .with_counters(self.counters())
     }
 }
 

@@ -73,9 +73,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// Runs the command line's script files (or stdin) in order against one filter.
 fn run_files(cli: &Cli, spec: FilterSpec) -> anyhow::Result<ExitCode> {
-    let mut runner = ScriptRunner::try_new(spec, cli.explain, cli.filter.any_given())?;
-    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut runner = ScriptRunner::try_new(spec, cli.explain, cli.filter.any_given())?
+        .with_counters(cli.filter.counters());
+    let mut out = piped::AnswerBuffer::new(64 * 1024, io::stdout().lock());
     let mut err = io::stderr().lock();
+    if let Some(path) = &cli.load {
+        runner.load(path, &mut out)?;
+    }
     let mut bad_lines = 0;
     let stdin_only = [std::path::PathBuf::from("-")];
     let files = if cli.files.is_empty() {

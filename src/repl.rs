@@ -34,6 +34,8 @@ pub struct Options {
     pub history: Option<PathBuf>,
     /// Whether to colour output (a terminal, and `NO_COLOR` unset or empty).
     pub colour: bool,
+    /// A saved filter to start from (`--load FILE`).
+    pub load: Option<PathBuf>,
 }
 
 impl Options {
@@ -42,6 +44,7 @@ impl Options {
         Options {
             history: if cli.no_history { None } else { history_path() },
             colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            load: cli.load.clone(),
         }
     }
 }
@@ -59,6 +62,14 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         on: options.colour,
         ruler: None,
     };
+    let mut session = TracedSession::try_new(spec)?;
+    let loaded =
+        match &options.load {
+            Some(path) => Some(*session.load_path(path).map_err(|e| {
+                anyhow::anyhow!("could not load `{}`: {e}", crate::escape::path(path))
+            })?),
+            None => None,
+        };
     let config = Config::builder()
         .auto_add_history(false)
         .history_ignore_space(true)
@@ -101,11 +112,28 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
             }
         });
 
-    for line in greeting(spec) {
-        writeln!(stdout, "{line}")?;
+    match (loaded, &options.load) {
+        (Some(report), Some(path)) => {
+            writeln!(
+                stdout,
+                "bloom-tutor: a Bloom filter loaded from `{}`: {}, {} bits set.",
+                crate::escape::path(path),
+                report.spec,
+                report.bits_set
+            )?;
+            writeln!(
+                stdout,
+                "A saved filter holds no keys, so the tutor does not know which were added."
+            )?;
+            writeln!(stdout, "HELP lists every command; Ctrl-D leaves.")?;
+        }
+        _ => {
+            for line in greeting(spec) {
+                writeln!(stdout, "{line}")?;
+            }
+        }
     }
     stdout.flush()?;
-    let mut session = TracedSession::try_new(spec)?;
     loop {
         let line = match editor.readline(PROMPT) {
             Ok(line) => line,
@@ -200,10 +228,16 @@ fn greeting(spec: FilterSpec) -> [String; 2] {
             spec.hashes()
         )
     };
-    [
-        format!("bloom-tutor: {filter}, all bits 0."),
-        "Try ADD fig, then CHECK fig and BITS. HELP lists commands; Ctrl-D leaves.".to_string(),
-    ]
+    match spec.counter_bits() {
+        Some(b) => [
+            format!("bloom-tutor: {filter}, counting with {b}-bit counters, all 0."),
+            "Try ADD fig, REMOVE fig and COUNTS. HELP lists commands; Ctrl-D leaves.".to_string(),
+        ],
+        None => [
+            format!("bloom-tutor: {filter}, all bits 0."),
+            "Try ADD fig, then CHECK fig and BITS. HELP lists commands; Ctrl-D leaves.".to_string(),
+        ],
+    }
 }
 
 /// The line as TAB completion left it, when it ended with the space after a command word:

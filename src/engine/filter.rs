@@ -6,6 +6,8 @@ pub const MAX_BITS: u64 = 1 << 32;
 /// The memory for a filter's bits could not be had.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutOfMemory {
+    /// The bytes asked for.
+    pub bytes: u64,
     /// The filter's m.
     pub bits: u64,
 }
@@ -15,8 +17,7 @@ impl std::fmt::Display for OutOfMemory {
         write!(
             f,
             "could not get {} bytes of memory for a filter of {} bits",
-            self.bits.div_ceil(64) * 8,
-            self.bits
+            self.bytes, self.bits
         )
     }
 }
@@ -52,9 +53,10 @@ impl Filter {
         debug_assert!((1..=MAX_BITS).contains(&m));
         let len = m.div_ceil(64) as usize;
         let mut words = Vec::new();
-        words
-            .try_reserve_exact(len)
-            .map_err(|_| OutOfMemory { bits: m })?;
+        words.try_reserve_exact(len).map_err(|_| OutOfMemory {
+            bytes: m.div_ceil(64) * 8,
+            bits: m,
+        })?;
         words.resize(len, 0);
         Ok(Filter { m, words })
     }
@@ -72,6 +74,12 @@ impl Filter {
         let was_clear = *word & mask == 0;
         *word |= mask;
         was_clear
+    }
+
+    /// Sets bit `pos` (< m) to 0: only a counting filter does, when a counter reaches 0.
+    #[inline]
+    pub fn unset(&mut self, pos: u64) {
+        self.words[(pos >> 6) as usize] &= !(1u64 << (pos & 63));
     }
 
     /// Whether bit `pos` (< m) is 1.
@@ -94,6 +102,33 @@ impl Filter {
     /// `m` in the last word are always 0.
     pub fn words(&self) -> &[u64] {
         &self.words
+    }
+
+    /// A filter of `m` bits from its storage words, if there are exactly enough of them and
+    /// every bit past `m` is 0.
+    pub(crate) fn from_words(m: u64, words: Vec<u64>) -> Option<Filter> {
+        let right_length = words.len() as u64 == m.div_ceil(64);
+        let tail_clear = match (m % 64, words.last()) {
+            (0, _) | (_, None) => true,
+            (used, Some(&last)) => last >> used == 0,
+        };
+        (right_length && tail_clear && (1..=MAX_BITS).contains(&m)).then_some(Filter { m, words })
+    }
+
+    /// Sets each bit that is 1 in `other` (of the same m): the union of the two bit sets.
+    pub(crate) fn or_with(&mut self, other: &Filter) {
+        debug_assert_eq!(self.m, other.m);
+        for (w, o) in self.words.iter_mut().zip(&other.words) {
+            *w |= o;
+        }
+    }
+
+    /// Keeps only the bits that are 1 in `other` too (of the same m): the intersection.
+    pub(crate) fn and_with(&mut self, other: &Filter) {
+        debug_assert_eq!(self.m, other.m);
+        for (w, o) in self.words.iter_mut().zip(&other.words) {
+            *w &= o;
+        }
     }
 }
 
@@ -123,6 +158,28 @@ mod tests {
         assert!(f.test(99));
         assert!(!f.test(98));
         assert_eq!(f.count_ones(), 1);
+    }
+
+    #[test]
+    fn unset_clears_one_bit() {
+        let mut f = Filter::new(70);
+        f.set(3);
+        f.set(69);
+        f.unset(69);
+        assert!(f.test(3) && !f.test(69));
+        assert_eq!(f.count_ones(), 1);
+    }
+
+    #[test]
+    fn from_words_checks_length_and_tail() {
+        assert!(Filter::from_words(70, vec![0, 0b11_1111]).is_some());
+        assert!(
+            Filter::from_words(70, vec![0, 1 << 6]).is_none(),
+            "bit 70 is past m"
+        );
+        assert!(Filter::from_words(70, vec![0]).is_none(), "one word short");
+        assert!(Filter::from_words(64, vec![u64::MAX]).is_some());
+        assert!(Filter::from_words(0, vec![]).is_none());
     }
 
     #[test]

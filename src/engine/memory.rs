@@ -19,23 +19,35 @@ pub(crate) const REMEMBERED_SETTERS: usize = 1 << 19;
 pub(crate) enum Knowledge {
     Added,
     NeverAdded,
+    /// Added, then removed (in a counting filter) as many times as it was added.
+    Removed,
     /// The key is not remembered, but some key was turned away: it may have been added.
     Unknown,
 }
 
-/// Which of the memory's limits turned a key away first.
+/// Why the tutor may not know every key in the filter: which of the memory's limits turned
+/// a key away first, or a saved filter whose keys it never saw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Limit {
     /// [`REMEMBERED_KEYS`] distinct keys.
     Keys,
     /// [`REMEMBERED_BYTES`] bytes of keys.
     Bytes,
+    /// Keys came from a saved filter (LOAD, UNION, INTERSECT): a saved file holds no keys.
+    SavedFile,
 }
 
 /// The keys added, in order, and which of them first set each bit.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Memory {
     keys: IndexSet<Box<[u8]>, RandomState>,
+    /// For each remembered key, by index: its ADDs less its REMOVEs. Exact in a counting
+    /// filter; in a plain one, later ADDs of a key are not counted once the keys are full.
+    live: Vec<u32>,
+    /// A counting filter's memory keeps `live` exact: every ADD looks its key up.
+    counting: bool,
+    /// No ADD needs to look its key up any more: the keys are full, in a plain filter.
+    done: bool,
     bytes: usize,
     /// The limit that first turned a key away, if one did.
     full: Option<Limit>,
@@ -47,13 +59,21 @@ pub(crate) struct Memory {
 }
 
 impl Memory {
+    /// The memory for a counting filter, which counts every ADD and REMOVE of a known key.
+    pub(crate) fn counting() -> Memory {
+        Memory {
+            counting: true,
+            ..Memory::default()
+        }
+    }
+
     /// Remembers `key` unless it is known or does not fit; returns its index if remembered.
     #[inline]
     pub(crate) fn remember(&mut self, key: &[u8]) -> Option<u32> {
-        // Once the key limit is reached, no answer depends on finding a known key's index:
-        // its bits were set when it was first added. This check runs on every ADD of a long
-        // script, so it stays inline and the lookup below does not.
-        if self.full == Some(Limit::Keys) {
+        // Once the key limit is reached, no answer in a plain filter depends on finding a
+        // known key's index: its bits were set when it was first added. This check runs on
+        // every ADD of a long script, so it stays inline and the lookup below does not.
+        if self.done {
             return None;
         }
         self.remember_slow(key)
@@ -62,10 +82,12 @@ impl Memory {
     #[inline(never)]
     fn remember_slow(&mut self, key: &[u8]) -> Option<u32> {
         if let Some(i) = self.keys.get_index_of(key) {
+            self.live[i] = self.live[i].saturating_add(1);
             return Some(i as u32);
         }
         if self.keys.len() >= REMEMBERED_KEYS {
             self.full = Some(Limit::Keys);
+            self.done = !self.counting;
             return None;
         }
         if self.bytes + key.len() > REMEMBERED_BYTES {
@@ -75,7 +97,35 @@ impl Memory {
         }
         self.bytes += key.len();
         let (i, _) = self.keys.insert_full(key.into());
+        self.live.push(1);
         Some(i as u32)
+    }
+
+    /// Counts one REMOVE of `key`, if the tutor remembers it as added.
+    pub(crate) fn forget_one(&mut self, key: &[u8]) {
+        if let Some(i) = self.keys.get_index_of(key) {
+            self.live[i] = self.live[i].saturating_sub(1);
+        }
+    }
+
+    /// Forgets which key set bit `pos`, whose counter went back to 0.
+    pub(crate) fn unset(&mut self, pos: u64) {
+        self.first_setter.remove(&pos);
+    }
+
+    /// Notes that keys the tutor never saw are in the filter now (from a saved file).
+    pub(crate) fn add_unknown_keys(&mut self) {
+        self.full.get_or_insert(Limit::SavedFile);
+    }
+
+    /// The remembered keys that are in the filter (added more often than removed), in the
+    /// order they were first added.
+    pub(crate) fn added_keys(&self) -> impl Iterator<Item = &[u8]> {
+        self.keys
+            .iter()
+            .zip(&self.live)
+            .filter(|&(_, &n)| n > 0)
+            .map(|(k, _)| &**k)
     }
 
     /// Records that the remembered key `index` first set bit `pos`.
@@ -90,8 +140,12 @@ impl Memory {
 
     /// Whether `key` was added, as far as the tutor remembers.
     pub(crate) fn knows(&self, key: &[u8]) -> Knowledge {
-        if self.keys.contains(key) {
-            Knowledge::Added
+        if let Some(i) = self.keys.get_index_of(key) {
+            if self.live[i] > 0 {
+                Knowledge::Added
+            } else {
+                Knowledge::Removed
+            }
         } else if self.full.is_some() {
             Knowledge::Unknown
         } else {
@@ -105,9 +159,11 @@ impl Memory {
         self.keys.get_index(i as usize).map(|k| &**k)
     }
 
-    /// The number of distinct keys added, if the tutor still knows it exactly.
+    /// The number of distinct keys in the filter, if the tutor still knows it exactly.
     pub(crate) fn distinct_keys(&self) -> Option<usize> {
-        self.full.is_none().then_some(self.keys.len())
+        self.full
+            .is_none()
+            .then(|| self.live.iter().filter(|&&n| n > 0).count())
     }
 
     /// The limit that first turned a key away, if any.
@@ -131,6 +187,42 @@ mod tests {
         assert_eq!(m.knows(b"fig"), Knowledge::Added);
         assert_eq!(m.knows(b"sun"), Knowledge::NeverAdded);
         assert_eq!(m.distinct_keys(), Some(1));
+    }
+
+    #[test]
+    fn counts_adds_and_removes_of_each_key() {
+        let mut m = Memory::counting();
+        m.remember(b"fig");
+        m.remember(b"fig");
+        m.forget_one(b"fig");
+        assert_eq!(
+            m.knows(b"fig"),
+            Knowledge::Added,
+            "added twice, removed once"
+        );
+        m.forget_one(b"fig");
+        assert_eq!(m.knows(b"fig"), Knowledge::Removed);
+        assert_eq!(m.distinct_keys(), Some(0));
+        m.forget_one(b"sun");
+        assert_eq!(m.knows(b"sun"), Knowledge::NeverAdded);
+        m.add_unknown_keys();
+        assert_eq!(m.knows(b"sun"), Knowledge::Unknown);
+        assert_eq!(m.full(), Some(Limit::SavedFile));
+    }
+
+    #[test]
+    fn a_counting_memory_counts_known_keys_past_the_limit() {
+        let mut m = Memory::counting();
+        for i in 0..REMEMBERED_KEYS + 1 {
+            m.remember(format!("key{i}").as_bytes());
+        }
+        m.remember(b"key0");
+        m.forget_one(b"key0");
+        assert_eq!(
+            m.knows(b"key0"),
+            Knowledge::Added,
+            "the second ADD was counted"
+        );
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! returns numbers, and the renderers turn them into words.
 
 pub mod bloom;
+pub mod counters;
 pub mod filter;
 pub(crate) mod memory;
+pub(crate) mod saved;
 pub mod scheme;
 pub(crate) mod theory;

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::engine::counters::CounterBits;
 use crate::engine::filter::MAX_BITS;
 
 /// The most hash functions a filter may use.
@@ -77,12 +78,14 @@ impl fmt::Display for Scheme {
     }
 }
 
-/// A filter's shape: its scheme, m bits and k hashes, checked to be a combination that works.
+/// A filter's shape: its scheme, m bits and k hashes, checked to be a combination that works,
+/// and whether each position is a bit or a counter (a counting filter).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FilterSpec {
     scheme: Scheme,
     m: u64,
     k: u32,
+    counting: Option<CounterBits>,
 }
 
 /// Why a scheme, m and k cannot make a filter.
@@ -94,6 +97,8 @@ pub enum SpecError {
     TooManyHashes(u32),
     ByteSumNeedsTwo(u32),
     Djb2FnvNeedsTwoBits,
+    /// A counter width outside 1 to 8 bits.
+    CounterBits(u64),
 }
 
 impl fmt::Display for SpecError {
@@ -119,6 +124,9 @@ impl fmt::Display for SpecError {
                 f,
                 "the djb2-fnv scheme needs m of at least 2 (its step is b mod (m-1) + 1)"
             ),
+            SpecError::CounterBits(b) => {
+                write!(f, "a counter has 1 to {} bits, got {b}", CounterBits::MAX)
+            }
         }
     }
 }
@@ -148,7 +156,29 @@ impl FilterSpec {
         if scheme == Scheme::Djb2Fnv && m < 2 {
             return Err(SpecError::Djb2FnvNeedsTwoBits);
         }
-        Ok(FilterSpec { scheme, m, k })
+        Ok(FilterSpec {
+            scheme,
+            m,
+            k,
+            counting: None,
+        })
+    }
+
+    /// The same shape with `bits`-bit counters (a counting filter), or with plain bits for
+    /// `None`.
+    pub fn with_counters(self, bits: Option<u8>) -> Result<FilterSpec, SpecError> {
+        let counting = bits.map(|b| CounterBits::new(u64::from(b))).transpose()?;
+        Ok(FilterSpec { counting, ..self })
+    }
+
+    /// The width of each counter in a counting filter; `None` for a plain filter of bits.
+    pub fn counter_bits(&self) -> Option<u8> {
+        self.counting.map(CounterBits::get)
+    }
+
+    /// The counters' width, if this is a counting filter.
+    pub(crate) fn counting(&self) -> Option<CounterBits> {
+        self.counting
     }
 
     /// The 64-bit byte-sum filter: bytesum, m = 64, k = 2.
@@ -157,6 +187,7 @@ impl FilterSpec {
             scheme: Scheme::ByteSum,
             m: 64,
             k: 2,
+            counting: None,
         }
     }
 
@@ -268,7 +299,17 @@ pub(crate) enum Derivation {
 
 impl fmt::Display for FilterSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}, m = {} bits, k = {}", self.scheme, self.m, self.k)
+        match self.counting {
+            None => write!(f, "{}, m = {} bits, k = {}", self.scheme, self.m, self.k),
+            Some(width) => write!(
+                f,
+                "{}, m = {} counters of {} bits, k = {}",
+                self.scheme,
+                self.m,
+                width.get(),
+                self.k
+            ),
+        }
     }
 }
 

@@ -5,7 +5,7 @@ mod double_hashing;
 mod murmur3;
 
 use super::answer::{Expect, FalsePositive};
-use crate::engine::bloom::{Answer, Bloom};
+use crate::engine::bloom::{Answer, Bloom, Merge};
 use crate::engine::scheme::{FilterSpec, Scheme, byte_sums, murmur3_32};
 use crate::engine::theory;
 use crate::experiment::{Plan, measure};
@@ -166,12 +166,13 @@ type MakeLesson = fn() -> Lesson;
 
 /// Each lesson's name and the function that builds it: a lesson is built only when asked
 /// for (hash-quality runs a small experiment to get its numbers).
-const LESSONS: [(&str, MakeLesson); 5] = [
+const LESSONS: [(&str, MakeLesson); 6] = [
     ("basics", basics),
     ("double-hashing", double_hashing::lesson),
     ("murmur3", murmur3::lesson),
     ("sizing", sizing),
     ("hash-quality", hash_quality),
+    ("deletion", deletion),
 ];
 
 /// The lesson called `name`.
@@ -1012,6 +1013,319 @@ fn hash_quality() -> Lesson {
     }
 }
 
+/// Replays `commands` (ADD and REMOVE lines) on a new filter of shape `spec`, as the
+/// lesson's own steps do, so its questions can ask about the counters they leave.
+fn replay(spec: FilterSpec, commands: &[&str]) -> Bloom {
+    let mut bloom = Bloom::new(spec);
+    for line in commands {
+        match line.split_once(' ') {
+            Some(("ADD", key)) => bloom.add(key.as_bytes()),
+            Some(("REMOVE", key)) => {
+                // Only REMOVEs of keys whose counters allow it appear in the lesson.
+                let _ = bloom.remove_each(key.as_bytes(), |_, _| {});
+            }
+            _ => {}
+        }
+    }
+    bloom
+}
+
+/// The lesson's commands as the steps run them.
+fn owned(commands: &[&str]) -> Vec<String> {
+    commands.iter().map(|c| c.to_string()).collect()
+}
+
+fn deletion() -> Lesson {
+    let plain = FilterSpec::lesson();
+    // Two-bit counters fill after three ADDs, so saturation shows in a few steps.
+    let spec = plain.with_counters(Some(2)).unwrap_or(plain);
+    let (m, b) = (spec.bits(), u64::from(spec.counter_bits().unwrap_or(1)));
+    let max = (1u64 << b) - 1;
+    let at = |key: &str| positions(&spec, key);
+    let (date, sun, fig, lime, plum) = (at("date"), at("sun"), at("fig"), at("lime"), at("plum"));
+    let shared = date[1];
+    // Each step's setup, in order: the questions are about the filter they leave.
+    let s1 = ["ADD date", "ADD sun", "ADD fig"];
+    let s2 = ["REMOVE date"];
+    let s3 = ["REMOVE sun", "ADD date", "ADD lime"];
+    let s4 = ["REMOVE sun"];
+    let s5 = ["ADD fig", "ADD fig", "ADD fig"];
+    let s6 = ["REMOVE fig", "REMOVE fig", "REMOVE fig", "REMOVE fig"];
+    let upto = |steps: &[&[&str]]| replay(spec, &steps.concat());
+    let after1 = upto(&[&s1]);
+    let after2 = upto(&[&s1, &s2]);
+    let after4 = upto(&[&s1, &s2, &s3, &s4]);
+    let after5 = upto(&[&s1, &s2, &s3, &s4, &s5]);
+    let after6 = upto(&[&s1, &s2, &s3, &s4, &s5, &s6]);
+    let word = |a: Answer| match a {
+        Answer::No => "NO",
+        Answer::Maybe => "MAYBE",
+    };
+    let not = |a: &str| if a == "NO" { "MAYBE" } else { "NO" };
+    let sun_after_remove = word(after2.check(b"sun"));
+    let date_after_trap = word(after4.check(b"date"));
+    let wrong_now = ["fig", "date", "lime"]
+        .iter()
+        .filter(|k| after4.check(k.as_bytes()) == Answer::No)
+        .count();
+    let fig_full = u64::from(after5.value(fig[0]));
+    let fig_after_removes = word(after6.check(b"fig"));
+    // UNION and INTERSECT on filters built here, with the filter's own merge.
+    let plain_of = |keys: &[&str]| {
+        let mut bloom = Bloom::new(plain);
+        for key in keys {
+            bloom.add(key.as_bytes());
+        }
+        bloom
+    };
+    let mut union = plain_of(&["fig"]);
+    let _ = union.merge(&plain_of(&["lime"]), Merge::Union);
+    let union_bits: Vec<u64> = (0..m).filter(|&p| union.bit(p) == Some(true)).collect();
+    let mut meet = plain_of(&["date", "lime"]);
+    let _ = meet.merge(&plain_of(&["sun"]), Merge::Intersect);
+    let sun_in_meet = word(meet.check(b"sun"));
+    Lesson {
+        exercise: None,
+        name: "deletion",
+        title: "Taking keys out: a counting filter, its trap, and keeping a filter",
+        spec,
+        steps: vec![
+            Step {
+                say: vec![
+                    format!(
+                        "A plain Bloom filter cannot remove a key: date sets bits {} and {}, sun sets {} and {},",
+                        date[0], date[1], sun[0], sun[1]
+                    ),
+                    format!(
+                        "so clearing date's bits would clear bit {shared}, which sun needs too."
+                    ),
+                    "A counting filter keeps a small counter at each position instead of a bit.".into(),
+                    "ADD adds 1 to each of the key's counters, REMOVE subtracts 1, and CHECK".into(),
+                    "answers MAYBE when all of the key's counters are above 0.".into(),
+                    format!(
+                        "This lesson's filter has {m} counters of {b} bits. The tutor adds date, sun and fig:"
+                    ),
+                ],
+                setup: owned(&s1),
+                quiet: false,
+                question: Some(Question {
+                    id: "shared-counter",
+                    ask: format!("What is counter {shared} now?"),
+                    expect: Expect::number(f64::from(after1.value(shared))),
+                    hints: vec![format!(
+                        "Which of date and sun count at position {shared}? Each ADD adds 1."
+                    )],
+                    slips: vec![slip(
+                        Expect::number(1.0),
+                        format!(
+                            "1 is what a bit would say. A counter adds 1 for each key: date and sun both reach {shared}."
+                        ),
+                    )],
+                    reveal: vec!["COUNTS".into()],
+                    after: lines(
+                        "BITS still shows a 1 wherever a counter is above 0, so every CHECK answers\n\
+                         as it would in a plain filter with the same keys.",
+                    ),
+                }),
+            },
+            Step {
+                say: vec![format!(
+                    "Now the tutor removes date: counters {} and {} go down by 1.",
+                    date[0], date[1]
+                )],
+                setup: owned(&s2),
+                quiet: false,
+                question: Some(Question {
+                    id: "check-after-remove",
+                    ask: "What does CHECK sun answer now: NO or MAYBE?".into(),
+                    expect: Expect::word(&[sun_after_remove]),
+                    hints: vec![format!(
+                        "sun needs counters {} and {}. What is counter {shared} after one of its two keys left?",
+                        sun[0], sun[1]
+                    )],
+                    slips: vec![slip(
+                        Expect::word(&[not(sun_after_remove)]),
+                        format!(
+                            "Counter {shared} counted two keys; REMOVE date took only date's count away."
+                        ),
+                    )],
+                    reveal: vec!["CHECK sun".into(), "CHECK date".into(), "REMOVE plum".into()],
+                    after: vec![
+                        "sun keeps its count: the counter remembers that two keys needed it.".into(),
+                        format!(
+                            "REMOVE plum is refused: plum's counter {} is 0, so plum cannot have been added.",
+                            plum[0]
+                        ),
+                    ],
+                }),
+            },
+            Step {
+                say: lines(
+                    "A counting filter cannot tell a key it holds from a false positive. The tutor\n\
+                     takes sun out and adds date and lime, the main lesson's keys:",
+                ),
+                setup: owned(&s3),
+                quiet: false,
+                question: Some(Question {
+                    id: "the-trap",
+                    ask: format!(
+                        "sun is out of the filter now, yet CHECK sun says MAYBE: date and lime cover {} and {}. \
+                         If you REMOVE sun anyway, what will CHECK date answer?",
+                        sun[0], sun[1]
+                    ),
+                    expect: Expect::word(&[date_after_trap]),
+                    hints: vec![format!(
+                        "REMOVE sun takes 1 from counters {} and {}. What is counter {shared}, which date needs?",
+                        sun[0], sun[1]
+                    )],
+                    slips: vec![slip(
+                        Expect::word(&[not(date_after_trap)]),
+                        format!(
+                            "Counter {shared} holds 1, date's own count. REMOVE sun takes it to 0."
+                        ),
+                    )],
+                    reveal: vec![],
+                    after: vec![],
+                }),
+            },
+            Step {
+                say: lines("The tutor removes sun, as a counting filter would:"),
+                setup: owned(&s4),
+                quiet: false,
+                question: Some(Question {
+                    id: "false-negatives",
+                    ask: "fig, date and lime were added. How many of them does CHECK answer NO for now?".into(),
+                    expect: Expect::number(wrong_now as f64),
+                    hints: vec!["Look at the note after REMOVE sun: which keys lost a count?".into()],
+                    slips: vec![slip(
+                        Expect::number(0.0),
+                        "A Bloom filter never says NO for a key it holds, unless a REMOVE took that key's count.",
+                    )],
+                    reveal: vec!["CHECK date".into(), "CHECK lime".into(), "CHECK fig".into()],
+                    after: lines(
+                        "False negatives: the one thing a Bloom filter promised never to give.\n\
+                         A counting filter is only as right as its REMOVEs: remove only keys you know were added.",
+                    ),
+                }),
+            },
+            Step {
+                say: vec![
+                    format!("A counter of {b} bits holds 0 to {max}. The tutor adds fig three more times:"),
+                ],
+                setup: owned(&s5),
+                quiet: false,
+                question: Some(Question {
+                    id: "saturated",
+                    ask: format!(
+                        "fig was added four times and counter {} is full at {fig_full}. If fig is now removed \
+                         four times, what will CHECK fig answer?",
+                        fig[0]
+                    ),
+                    expect: Expect::word(&[fig_after_removes]),
+                    hints: vec![
+                        "Once a counter is full, does it still know how many keys it counts?".into(),
+                    ],
+                    slips: vec![slip(
+                        Expect::word(&[not(fig_after_removes)]),
+                        "A full counter stays full: it no longer knows how many ADDs it lost, so REMOVE never lowers it.",
+                    )],
+                    reveal: vec![],
+                    after: vec![],
+                }),
+            },
+            Step {
+                say: lines("The tutor removes fig four times:"),
+                setup: owned(&s6),
+                quiet: false,
+                question: Some(Question {
+                    id: "memory",
+                    ask: format!(
+                        "fig's counters stay at {max}: a saturated counter never comes down, so fig answers \
+                         MAYBE for good. And the price of REMOVE: how many bits do {m} counters of {b} bits take?"
+                    ),
+                    expect: Expect::number((m * b) as f64),
+                    hints: vec![format!("{m} counters times {b} bits each.")],
+                    slips: vec![
+                        slip(
+                            Expect::number(m as f64),
+                            format!("{m} bits is the plain filter: each counter here has {b} bits."),
+                        ),
+                        slip(
+                            Expect::number((m * 4) as f64),
+                            format!("{} bits is for 4-bit counters; these have {b}.", m * 4),
+                        ),
+                    ],
+                    reveal: vec!["STATS".into()],
+                    after: vec![format!(
+                        "With the usual 4-bit counters (0 to 15) it is {} bits, 4 times a plain filter's {m}.",
+                        m * 4
+                    )],
+                }),
+            },
+            Step {
+                say: vec![
+                    "A filter can also be kept. SAVE file writes its shape and its bits or counters to a".into(),
+                    "file with a checksum, all or nothing; LOAD file reads it back. The file holds no keys,".into(),
+                    "so after LOAD the tutor no longer knows which keys were added.".into(),
+                    "UNION file ORs a saved filter of the same shape into this one.".into(),
+                    format!(
+                        "Filter A holds fig (bits {} and {}), filter B holds lime (bits {} and {}).",
+                        fig[0], fig[1], lime[0], lime[1]
+                    ),
+                ],
+                setup: vec![],
+                quiet: false,
+                question: Some(Question {
+                    id: "union",
+                    ask: "Which bits are 1 after A UNION B? Type the positions.".into(),
+                    expect: Expect::positions(union_bits.clone()),
+                    hints: vec!["A bit is 1 in the union if it is 1 in either filter.".into()],
+                    slips: vec![],
+                    reveal: vec![],
+                    after: lines(
+                        "The same bits ADD fig and ADD lime set in one filter: a union is the filter of\n\
+                         both sets of keys. (The lesson does not touch files; try SAVE, LOAD and UNION\n\
+                         at the `bloom-tutor` prompt.)",
+                    ),
+                }),
+            },
+            Step {
+                say: vec![
+                    "INTERSECT file keeps only the bits both filters have.".into(),
+                    format!(
+                        "Filter A holds date and lime (bits {}, {}, {}, {}); filter B holds sun (bits {} and {}).",
+                        date[0], date[1], lime[0], lime[1], sun[0], sun[1]
+                    ),
+                ],
+                setup: vec![],
+                quiet: false,
+                question: Some(Question {
+                    id: "intersect",
+                    ask: "sun is not in A. After A INTERSECT B, what does CHECK sun answer?".into(),
+                    expect: Expect::word(&[sun_in_meet]),
+                    hints: vec![format!(
+                        "Are bits {} and {} 1 in A? In B?",
+                        sun[0], sun[1]
+                    )],
+                    slips: vec![slip(
+                        Expect::word(&[not(sun_in_meet)]),
+                        format!(
+                            "date set bit {} in A and lime set bit {}; sun set both in B. Both survive.",
+                            sun[0], sun[1]
+                        ),
+                    )],
+                    reveal: vec![],
+                    after: lines(
+                        "Bits set by different keys in each filter survive an intersection, so it can\n\
+                         answer MAYBE for keys that are not in both sets: more false positives than a\n\
+                         filter built from the common keys alone.",
+                    ),
+                }),
+            },
+        ],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1108,6 +1422,28 @@ mod tests {
     }
 
     #[test]
+    fn deletion_numbers_come_from_the_counting_filter() {
+        let l = deletion();
+        let q = |id: &str| {
+            l.steps
+                .iter()
+                .filter_map(|s| s.question.as_ref())
+                .find(|q| q.id == id)
+                .unwrap_or_else(|| panic!("no question {id}"))
+                .clone()
+        };
+        assert_eq!(l.spec.counter_bits(), Some(2));
+        assert!(q("shared-counter").expect.accepts("2"));
+        assert!(q("check-after-remove").expect.accepts("MAYBE"));
+        assert!(q("the-trap").expect.accepts("NO"));
+        assert!(q("false-negatives").expect.accepts("2"));
+        assert!(q("saturated").expect.accepts("MAYBE"));
+        assert!(q("memory").expect.accepts("128"));
+        assert!(q("union").expect.accepts("25 39 45 54"));
+        assert!(q("intersect").expect.accepts("MAYBE"));
+    }
+
+    #[test]
     fn no_slip_is_the_right_answer() {
         for lesson in all() {
             for q in lesson.steps.iter().filter_map(|s| s.question.as_ref()) {
@@ -1139,7 +1475,8 @@ mod tests {
             assert_eq!(make().name, name);
         }
         assert_eq!(next_after("basics").map(|l| l.name), Some("double-hashing"));
-        assert!(next_after("hash-quality").is_none());
+        assert_eq!(next_after("hash-quality").map(|l| l.name), Some("deletion"));
+        assert!(next_after("deletion").is_none());
     }
 
     #[test]

@@ -461,8 +461,9 @@ fn show_command(
 }
 
 /// Runs `line` on `session` as the REPL shows it. A lesson runs only the commands that
-/// look at or fill its filter; the rest mean something else here (QUIT and HELP are the
-/// lesson's own words, CLEAR would undo the steps before).
+/// look at or change its filter in memory; the rest mean something else here (QUIT and HELP
+/// are the lesson's own words, CLEAR would undo the steps before), and files are not the
+/// sandbox's to touch.
 fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyhow::Result<()> {
     let cmd = match Command::parse(line.as_bytes()) {
         Ok(Some(cmd)) => cmd,
@@ -478,7 +479,8 @@ fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyh
         | Command::Bits
         | Command::Explain(_)
         | Command::Stats
-        | Command::Remove(_) => match session.execute(&cmd) {
+        | Command::Remove(_)
+        | Command::Counts => match session.execute(&cmd) {
             Ok(outcome) => {
                 // A terminal gets rulers over BITS; a piped lesson keeps one plain line.
                 let style = Style {
@@ -489,6 +491,13 @@ fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyh
             }
             Err(e) => writeln!(out, "error: {e}")?,
         },
+        Command::Save(_) | Command::Load(_) | Command::Union(_) | Command::Intersect(_) => {
+            let verb = line.split(' ').next().unwrap_or(line).to_ascii_uppercase();
+            writeln!(
+                out,
+                "{verb} does not run in a lesson: a lesson's filter lives only in memory"
+            )?;
+        }
         Command::Clear | Command::Help(_) | Command::Quit => {}
     }
     Ok(())

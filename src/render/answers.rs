@@ -1,13 +1,15 @@
-//! The protocol's answers, byte for byte: `NO` or `MAYBE` for CHECK, the bits for BITS.
+//! The protocol's answers, byte for byte: `NO` or `MAYBE` for CHECK, the bits for BITS, the
+//! counters for COUNTS.
 
 use std::io::{self, Write};
 
 use crate::engine::bloom::Answer;
+use crate::engine::counters::Counters;
 use crate::engine::filter::Filter;
 use crate::script::session::Outcome;
 
-/// Writes the answer an outcome has in a script, if any: CHECK and BITS answer, every other
-/// command is silent.
+/// Writes the answer an outcome has in a script, if any: CHECK, BITS and COUNTS answer, every
+/// other command is silent.
 #[inline(always)]
 pub(crate) fn write(outcome: &Outcome<'_>, out: &mut impl Write) -> io::Result<()> {
     match outcome {
@@ -24,7 +26,15 @@ pub(crate) fn write(outcome: &Outcome<'_>, out: &mut impl Write) -> io::Result<(
             write_first_bits(filter, filter.len(), out)?;
             out.write_all(b"\n")?;
         }
+        Outcome::Counts { counters, .. } => {
+            write_first_counts(counters, counters.len(), out)?;
+            out.write_all(b"\n")?;
+        }
         Outcome::Added { .. }
+        | Outcome::Removed(_)
+        | Outcome::Saved { .. }
+        | Outcome::Loaded { .. }
+        | Outcome::Merged { .. }
         | Outcome::Explained(_)
         | Outcome::Stats(_)
         | Outcome::Cleared { .. }
@@ -75,6 +85,34 @@ pub(crate) fn write_first_bits(
     Ok(())
 }
 
+/// The first `limit` counters (all of them if there are fewer) as decimal numbers separated
+/// by single spaces, position 0 first, without a line ending.
+pub(crate) fn write_first_counts(
+    counters: &Counters,
+    limit: u64,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let n = counters.len().min(limit) as usize;
+    let mut chunk = Vec::with_capacity(4 * 1024 + 8);
+    for (i, &c) in counters.counts()[..n].iter().enumerate() {
+        if i > 0 {
+            chunk.push(b' ');
+        }
+        if c >= 100 {
+            chunk.push(b'0' + c / 100);
+        }
+        if c >= 10 {
+            chunk.push(b'0' + c / 10 % 10);
+        }
+        chunk.push(b'0' + c % 10);
+        if chunk.len() >= 4 * 1024 {
+            out.write_all(&chunk)?;
+            chunk.clear();
+        }
+    }
+    out.write_all(&chunk)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,6 +128,7 @@ mod tests {
         let bits = Outcome::Bits {
             filter: &filter,
             last_add: Probe::default(),
+            counters: None,
         };
         write(&bits, &mut out).unwrap();
         write(&Outcome::Quit, &mut out).unwrap();
@@ -101,6 +140,32 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out, b"0100000000000001\n");
+    }
+
+    #[test]
+    fn counts_are_numbers_separated_by_spaces() {
+        let width = crate::engine::counters::CounterBits::new(8).unwrap();
+        let mut c = Counters::new(5, width);
+        for _ in 0..255 {
+            c.increment(0);
+        }
+        for _ in 0..10 {
+            c.increment(2);
+        }
+        c.increment(4);
+        let mut out = Vec::new();
+        write(
+            &Outcome::Counts {
+                counters: &c,
+                last_add: Probe::default(),
+            },
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(out, b"255 0 10 0 1\n");
+        out.clear();
+        write_first_counts(&c, 2, &mut out).unwrap();
+        assert_eq!(out, b"255 0");
     }
 
     #[test]

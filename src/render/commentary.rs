@@ -1,26 +1,45 @@
 //! The tutor's commentary: what a command did and why, in words, built only from the
 //! numbers in its outcome.
 
-use crate::engine::bloom::{Answer, Probe};
+use crate::engine::bloom::{Answer, Merge, Probe};
+use crate::engine::counters::CounterBits;
 use crate::engine::memory::{Knowledge, Limit, REMEMBERED_BYTES, REMEMBERED_KEYS};
 use crate::engine::scheme::{Derivation, FilterSpec};
 use crate::escape;
-use crate::script::session::{Explained, Outcome, Recall, Stats};
+use crate::script::session::{
+    Example, Explained, FileReport, MergeReport, Outcome, Recall, Removed, Stats,
+};
 use crate::units::{percent, rate};
 
-/// The commentary lines for an outcome: one line for ADD, CHECK and CLEAR; the whole text
-/// of EXPLAIN, STATS and HELP; nothing for BITS and QUIT.
+/// The commentary lines for an outcome: one line for ADD, CHECK and CLEAR; a few for REMOVE,
+/// SAVE, LOAD, UNION and INTERSECT; the whole text of EXPLAIN, STATS and HELP; nothing for
+/// BITS, COUNTS and QUIT.
 pub(crate) fn lines(outcome: &Outcome<'_>) -> Vec<String> {
     match outcome {
-        Outcome::Added { key, probe } => vec![added(key, *probe)],
+        Outcome::Added {
+            key,
+            probe,
+            counting,
+        } => vec![match counting {
+            None => added(key, *probe),
+            Some(width) => added_counting(key, *probe, *width),
+        }],
         Outcome::Checked {
-            key, probe, recall, ..
-        } => vec![checked(key, *probe, *recall)],
+            key,
+            probe,
+            recall,
+            counting,
+            ..
+        } => vec![checked(key, *probe, *recall, *counting)],
+        Outcome::Removed(r) => removed(r),
         Outcome::Cleared { spec } => vec![cleared(spec)],
         Outcome::Explained(e) => explained(e),
         Outcome::Stats(s) => stats(s),
+        Outcome::Saved { path, report } => vec![saved(path, report)],
+        Outcome::Loaded { path, report } => vec![loaded(path, report)],
+        Outcome::Merged { path, report } => merged(path, report),
         Outcome::Help(topic) => crate::render::help::text(*topic),
-        Outcome::Bits { .. } | Outcome::Quit => Vec::new(),
+        Outcome::Bits { .. } | Outcome::Counts { .. } | Outcome::Quit => Vec::new(),
     }
 }
 
@@ -100,8 +119,8 @@ fn where_bit(probe: Probe<'_>, set: bool) -> Vec<u64> {
         probe
             .positions
             .iter()
-            .zip(probe.was_set)
-            .filter(|&(_, &was)| was == set)
+            .zip(probe.before)
+            .filter(|&(_, &was)| (was > 0) == set)
             .map(|(&p, _)| p),
     )
 }
@@ -131,6 +150,52 @@ pub(crate) fn added(key: &[u8], probe: Probe<'_>) -> String {
     }
 }
 
+/// Each distinct position a command visited, with its counter before the command and how
+/// many times the key counts there.
+fn counter_steps(probe: Probe<'_>) -> Vec<(u64, u8, u8)> {
+    let mut steps: Vec<(u64, u8, u8)> = Vec::new();
+    for (&p, &before) in probe.positions.iter().zip(probe.before) {
+        match steps.iter_mut().find(|s| s.0 == p) {
+            Some(s) => s.2 = s.2.saturating_add(1),
+            None => steps.push((p, before, 1)),
+        }
+    }
+    steps
+}
+
+/// One line on an ADD in a counting filter: each counter before and after, and which are full.
+pub(crate) fn added_counting(key: &[u8], probe: Probe<'_>, width: CounterBits) -> String {
+    let max = width.max();
+    let mut stuck = false;
+    let steps: Vec<String> = counter_steps(probe)
+        .into_iter()
+        .map(|(p, before, uses)| {
+            let after = before.saturating_add(uses).min(max);
+            if before == max {
+                stuck = true;
+                format!("{p}: {max}, full, so it stays {max}")
+            } else if after == max {
+                format!("{p}: {before} to {after}, now full")
+            } else {
+                format!("{p}: {before} to {after}")
+            }
+        })
+        .collect();
+    let mut line = format!(
+        "ADD {}: positions {}; counters {}",
+        show_key(key),
+        join(probe.positions.iter().copied()),
+        steps.join(", ")
+    );
+    if stuck {
+        line += &format!(
+            "; a {width} counter holds at most {max}, and a saturated counter can never come \
+             down again"
+        );
+    }
+    line
+}
+
 /// What the tutor says when memory is full and it cannot tell a MAYBE's kind.
 fn memory_full(full: Option<Limit>) -> String {
     match full {
@@ -138,39 +203,123 @@ fn memory_full(full: Option<Limit>) -> String {
             "the tutor remembers at most {} MiB of keys and some were too long to keep",
             REMEMBERED_BYTES >> 20
         ),
+        Some(Limit::SavedFile) => {
+            "the tutor does not know the keys that came from a saved filter".to_string()
+        }
         Some(Limit::Keys) | None => {
             format!("the tutor remembers only the first {REMEMBERED_KEYS} keys")
         }
     }
 }
 
-/// One line on a CHECK: which bit makes NO certain, or what kind of MAYBE it is.
-pub(crate) fn checked(key: &[u8], probe: Probe<'_>, recall: Recall<'_>) -> String {
+/// "bit 22 is 0", "counters 22, 39 are 0".
+fn are_zero(noun: &str, zeros: &[u64]) -> String {
+    let (noun, verb) = if zeros.len() == 1 {
+        (noun.to_string(), "is")
+    } else {
+        (format!("{noun}s"), "are")
+    };
+    format!("{noun} {} {verb} 0", join(zeros.iter().copied()))
+}
+
+/// One line on a CHECK: which bit makes NO certain, or what kind of MAYBE it is. In a counting
+/// filter it names counters, and a NO for a key that was added is a false negative.
+pub(crate) fn checked(
+    key: &[u8],
+    probe: Probe<'_>,
+    recall: Recall<'_>,
+    counting: Option<CounterBits>,
+) -> String {
     let shown = show_key(key);
-    let head = format!(
-        "CHECK {shown}: positions {}",
-        join(probe.positions.iter().copied())
-    );
+    let positions = join(probe.positions.iter().copied());
     let zeros = where_bit(probe, false);
-    if !zeros.is_empty() {
-        let (noun, verb) = if zeros.len() == 1 {
-            ("bit", "is")
-        } else {
-            ("bits", "are")
+    let Some(_) = counting else {
+        let head = format!("CHECK {shown}: positions {positions}");
+        if !zeros.is_empty() {
+            // After an INTERSECT a key that was added may be gone: say only what NO proves.
+            let proves = match (recall.knows(key), recall.full()) {
+                (Knowledge::Unknown, Some(Limit::SavedFile)) => "is not in the filter",
+                _ => "was never added",
+            };
+            return format!(
+                "{head}; {}, so {shown} {proves} and NO is certain",
+                are_zero("bit", &zeros)
+            );
+        }
+        return match recall.knows(key) {
+            Knowledge::Added => format!("{head}; all 1, and {shown} was added, so MAYBE is right"),
+            Knowledge::NeverAdded | Knowledge::Removed => format!(
+                "{head}; all 1, but {shown} was never added: a false positive ({})",
+                blame(recall, probe.positions)
+            ),
+            Knowledge::Unknown => format!(
+                "{head}; all 1, but {}, so it cannot tell whether this MAYBE is real or a false positive",
+                memory_full(recall.full())
+            ),
         };
-        return format!(
-            "{head}; {noun} {} {verb} 0, so {shown} was never added and NO is certain",
-            join(zeros)
-        );
+    };
+    let head = format!(
+        "CHECK {shown}: positions {positions} (counters {})",
+        join(probe.before.iter().map(|&c| u64::from(c)))
+    );
+    if !zeros.is_empty() {
+        let zero = are_zero("counter", &zeros);
+        return match recall.knows(key) {
+            Knowledge::NeverAdded => {
+                format!("{head}; {zero}, so {shown} was never added and NO is right")
+            }
+            Knowledge::Removed => format!(
+                "{head}; {zero}: {shown} was removed as often as it was added, so NO is right"
+            ),
+            Knowledge::Added => format!(
+                "{head}; {zero}, yet {shown} was added: a false negative, because a REMOVE of a \
+                 key that was never added took its count"
+            ),
+            Knowledge::Unknown => format!(
+                "{head}; {zero}, so {shown} is not in the filter, unless a REMOVE of a key that \
+                 was never added took its count"
+            ),
+        };
     }
     match recall.knows(key) {
-        Knowledge::Added => format!("{head}; all 1, and {shown} was added, so MAYBE is right"),
+        Knowledge::Added => {
+            format!("{head}; all above 0, and {shown} was added, so MAYBE is right")
+        }
         Knowledge::NeverAdded => format!(
-            "{head}; all 1, but {shown} was never added: a false positive ({})",
+            "{head}; all above 0, but {shown} was never added: a false positive ({})",
             blame(recall, probe.positions)
         ),
+        Knowledge::Removed => {
+            let max = counting.map_or(u8::MAX, CounterBits::max);
+            let full: Vec<u64> = distinct(
+                probe
+                    .positions
+                    .iter()
+                    .zip(probe.before)
+                    .filter(|&(_, &c)| c == max)
+                    .map(|(&p, _)| p),
+            );
+            let why = if full.is_empty() {
+                blame(recall, probe.positions)
+            } else {
+                format!(
+                    "{} {} full, and a saturated counter can never come down",
+                    if full.len() == 1 {
+                        "counter"
+                    } else {
+                        "counters"
+                    },
+                    join(full.iter().copied()) + if full.len() == 1 { " is" } else { " are" }
+                )
+            };
+            format!(
+                "{head}; all above 0, but {shown} was removed as often as it was added: a false \
+                 positive ({why})"
+            )
+        }
         Knowledge::Unknown => format!(
-            "{head}; all 1, but {}, so it cannot tell whether this MAYBE is real or a false positive",
+            "{head}; all above 0, but {}, so it cannot tell whether this MAYBE is real or a \
+             false positive",
             memory_full(recall.full())
         ),
     }
@@ -178,13 +327,17 @@ pub(crate) fn checked(key: &[u8], probe: Probe<'_>, recall: Recall<'_>) -> Strin
 
 /// "bit 22 was set by date, bit 39 by lime": the remembered key that first set each bit.
 fn blame(recall: Recall<'_>, positions: &[u64]) -> String {
+    let unknown = match recall.full() {
+        Some(Limit::SavedFile) => "a key from a saved filter",
+        Some(Limit::Keys | Limit::Bytes) | None => "a key added after the tutor's memory filled",
+    };
     distinct(positions.iter().copied())
         .into_iter()
         .enumerate()
         .map(|(i, p)| {
             let by = match recall.setter_of(p) {
                 Some(k) => show_key(k),
-                None => "a key added after the tutor's memory filled".to_string(),
+                None => unknown.to_string(),
             };
             if i == 0 {
                 format!("bit {p} was set by {by}")
@@ -196,17 +349,229 @@ fn blame(recall: Recall<'_>, positions: &[u64]) -> String {
         .join(", ")
 }
 
+/// REMOVE: each counter before and after, then what the tutor knows about the key, and for
+/// a key that was not in the filter, which added keys paid for it.
+pub(crate) fn removed(r: &Removed<'_>) -> Vec<String> {
+    let shown = show_key(r.key);
+    let f = r.facts;
+    let max = f.width.max();
+    let steps = counter_steps(r.probe);
+    let mut head = format!(
+        "REMOVE {shown}: positions {}; counters {}",
+        join(r.probe.positions.iter().copied()),
+        steps
+            .iter()
+            .map(|&(p, before, uses)| if before == max {
+                format!("{p}: {max}, full, so it stays {max}")
+            } else {
+                format!("{p}: {before} to {}", before.saturating_sub(uses))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if steps.iter().any(|s| s.1 == max) {
+        head +=
+            "; a saturated counter no longer knows how many keys it counts, so it never comes down";
+    }
+    let mut lines = vec![head];
+    let all_full = steps.iter().all(|s| s.1 == max);
+    match f.knew {
+        Knowledge::Added if all_full => lines.push(format!(
+            "{shown} was added, but every one of its counters is full, so nothing came out: \
+             CHECK {shown} will answer MAYBE for good"
+        )),
+        Knowledge::Added => lines.push(match f.now {
+            Knowledge::Added => format!(
+                "{shown} was added more often than removed, so it is still in the filter; \
+                 the other keys keep their counts"
+            ),
+            Knowledge::NeverAdded | Knowledge::Removed | Knowledge::Unknown => {
+                format!("{shown} was added, so its counts come out and the other keys keep theirs")
+            }
+        }),
+        Knowledge::NeverAdded | Knowledge::Removed => {
+            let why = if f.knew == Knowledge::Removed {
+                "was removed already, as often as it was added"
+            } else {
+                "was never added"
+            };
+            lines.push(format!(
+                "but {shown} {why}: its CHECK said MAYBE by chance (a false positive), so this \
+                 REMOVE took counts that other keys had added"
+            ));
+            for v in &f.victims {
+                let who = show_key(&v.key);
+                let lost = format!(
+                    "  {who} lost a count at {}",
+                    join(v.positions.iter().copied())
+                );
+                lines.push(if v.now_no {
+                    format!(
+                        "{lost}, and CHECK {who} now answers NO: a false negative, the one thing \
+                         a Bloom filter promised never to give"
+                    )
+                } else {
+                    format!("{lost}; CHECK {who} still answers MAYBE")
+                });
+            }
+            if f.lost > f.victims.len() {
+                lines.push(format!(
+                    "  ... and {} more keys lost counts",
+                    f.lost - f.victims.len()
+                ));
+            }
+            lines.push(match (f.lost, f.false_negatives) {
+                (0, _) => "no key the tutor remembers lost a count this time".to_string(),
+                (lost, 0) => format!(
+                    "{lost} added {} lost counts; none answers NO yet, but each is closer to it",
+                    if lost == 1 { "key" } else { "keys" }
+                ),
+                (lost, wrong) => format!(
+                    "{wrong} of the {lost} added {} that lost counts now {} NO: a counting filter \
+                     must only REMOVE keys that were really added",
+                    if lost == 1 { "key" } else { "keys" },
+                    if wrong == 1 { "answers" } else { "answer" }
+                ),
+            });
+        }
+        Knowledge::Unknown => lines.push(format!(
+            "{}, so it cannot tell whether {shown} was added, nor whether this REMOVE took counts \
+             that belonged to other keys",
+            memory_full(f.full)
+        )),
+    }
+    lines
+}
+
 /// The line on a CLEAR.
 pub(crate) fn cleared(spec: &FilterSpec) -> String {
     format!(
-        "CLEAR: all {} bits are 0 again and every key is forgotten",
-        spec.bits()
+        "CLEAR: all {} {} are 0 again and every key is forgotten",
+        spec.bits(),
+        if spec.counting().is_some() {
+            "counters"
+        } else {
+            "bits"
+        }
     )
 }
 
-/// EXPLAIN: the arithmetic from bytes to positions, each bit's state, and CHECK's answer.
+/// A file name as the command gave it, shown escaped.
+fn show_path(path: &[u8]) -> String {
+    format!("`{}`", escape::escape_prefix(path))
+}
+
+/// "1 key added", "3 keys added".
+fn keys_added(n: u64) -> String {
+    format!("{n} {} added", if n == 1 { "key" } else { "keys" })
+}
+
+/// The line on a SAVE.
+pub(crate) fn saved(path: &[u8], r: &FileReport) -> String {
+    format!(
+        "SAVE {}: {}, {} bits set, {}, in {} bytes (checksum {:08x}); the keys themselves are \
+         not saved",
+        show_path(path),
+        r.spec,
+        r.bits_set,
+        keys_added(r.keys),
+        r.file.len,
+        r.file.checksum
+    )
+}
+
+/// The line on a LOAD: what the filter is now, and that its keys are unknown.
+pub(crate) fn loaded(path: &[u8], r: &FileReport) -> String {
+    format!(
+        "LOAD {}: {}, {} bits set, {}; a saved filter holds no keys, so the tutor no longer \
+         knows which keys were added",
+        show_path(path),
+        r.spec,
+        r.bits_set,
+        keys_added(r.keys)
+    )
+}
+
+/// UNION or INTERSECT: what the result is, and what an intersection cannot tell.
+pub(crate) fn merged(path: &[u8], r: &MergeReport) -> Vec<String> {
+    let counting = r.spec.counting().is_some();
+    let (word, rule) = match (r.how, counting) {
+        (Merge::Union, false) => ("UNION", "each bit is 1 where either filter has a 1"),
+        (Merge::Union, true) => (
+            "UNION",
+            "each counter is the sum of the two (a full counter stays full)",
+        ),
+        (Merge::Intersect, false) => (
+            "INTERSECT",
+            "a bit stays 1 only where both filters have a 1",
+        ),
+        (Merge::Intersect, true) => ("INTERSECT", "each counter is the smaller of the two"),
+    };
+    let mut lines = vec![format!(
+        "{word} {}: {} bits set here and {} in the file, {} after: {rule}",
+        show_path(path),
+        r.ours,
+        r.theirs,
+        r.after
+    )];
+    match r.how {
+        Merge::Union => lines.push(
+            "that is exactly the filter that adding both sets of keys would give; the file holds \
+             no keys, so the tutor does not know the ones it added"
+                .to_string(),
+        ),
+        Merge::Intersect => {
+            lines.push(
+                "but a bit may have been set by different keys in each filter, so the result can \
+                 answer MAYBE for keys that are not in both sets: more false positives than a \
+                 filter built from the common keys"
+                    .to_string(),
+            );
+            match &r.example {
+                Example::Found { key, ours } => {
+                    let who = show_key(key);
+                    lines.push(format!(
+                        "for example, CHECK {who} answers MAYBE now, yet {who} was only in {}",
+                        if *ours {
+                            "this filter, not in the file's"
+                        } else {
+                            "the file's filter, not in this one"
+                        }
+                    ));
+                }
+                Example::NoneFound { looked_at } => lines.push(format!(
+                    "none of the {looked_at} keys the tutor knows to be in just one of the sets \
+                     answers MAYBE this time"
+                )),
+                Example::FileKeysUnknown => lines.push(
+                    "the tutor knows the keys only of filters saved in this session, so it \
+                     cannot point at such a key here"
+                        .to_string(),
+                ),
+                Example::NotAsked => {}
+            }
+            lines.push("the tutor no longer knows which keys are in the filter".to_string());
+        }
+    }
+    if let Some(full) = r.saturated.filter(|&n| n > 0) {
+        lines.push(format!(
+            "{full} {} full: a saturated counter can never come down again",
+            if full == 1 {
+                "counter is"
+            } else {
+                "counters are"
+            }
+        ));
+    }
+    lines
+}
+
+/// EXPLAIN: the arithmetic from bytes to positions, each bit's (or counter's) state, and
+/// CHECK's answer.
 pub(crate) fn explained(e: &Explained<'_>) -> Vec<String> {
     let shown = show_key(e.key);
+    let counting = e.spec.counting().is_some();
+    let noun = if counting { "counter" } else { "bit" };
     let mut lines = vec![format!("EXPLAIN {shown} ({})", e.spec)];
     lines.extend(
         derivation(&e.spec, e.key, &e.facts.derivation)
@@ -214,34 +579,51 @@ pub(crate) fn explained(e: &Explained<'_>) -> Vec<String> {
             .map(|l| format!("  {l}")),
     );
     let mut zeros = Vec::new();
-    for &(p, set) in &e.facts.bits {
-        if set {
+    for &(p, value) in &e.facts.bits {
+        if value > 0 {
             let by = match e.recall.setter_of(p) {
+                Some(k) if counting => format!(" (first raised by {})", show_key(k)),
                 Some(k) => format!(" (first set by {})", show_key(k)),
                 None => String::new(),
             };
-            lines.push(format!("  bit {p} is 1{by}"));
+            lines.push(format!("  {noun} {p} is {value}{by}"));
         } else {
             zeros.push(p);
-            lines.push(format!("  bit {p} is 0"));
+            lines.push(format!("  {noun} {p} is 0"));
         }
     }
+    let all = if counting {
+        "every counter is above 0"
+    } else {
+        "every bit is 1"
+    };
     lines.push(match (e.facts.answer, e.recall.knows(e.key)) {
-        (Answer::No, _) => format!(
-            "CHECK {shown} would answer NO: {} {} {} 0, so {shown} was never added",
-            bits_word(zeros.len()),
-            join(zeros.iter().copied()),
-            if zeros.len() == 1 { "is" } else { "are" }
+        (Answer::No, Knowledge::Added) => format!(
+            "CHECK {shown} would answer NO: {}, yet {shown} was added: a false negative, because \
+             a REMOVE of a key that was never added took its count",
+            are_zero(noun, &zeros)
+        ),
+        (Answer::No, Knowledge::Removed) => format!(
+            "CHECK {shown} would answer NO: {}, and {shown} was removed as often as it was added",
+            are_zero(noun, &zeros)
+        ),
+        (Answer::No, Knowledge::NeverAdded | Knowledge::Unknown) => format!(
+            "CHECK {shown} would answer NO: {}, so {shown} was never added",
+            are_zero(noun, &zeros)
         ),
         (Answer::Maybe, Knowledge::Added) => {
-            format!("CHECK {shown} would answer MAYBE: every bit is 1, and {shown} was added")
+            format!("CHECK {shown} would answer MAYBE: {all}, and {shown} was added")
         }
         (Answer::Maybe, Knowledge::NeverAdded) => format!(
-            "CHECK {shown} would answer MAYBE: every bit is 1, but {shown} was never added, \
+            "CHECK {shown} would answer MAYBE: {all}, but {shown} was never added, \
              so that MAYBE would be a false positive"
         ),
+        (Answer::Maybe, Knowledge::Removed) => format!(
+            "CHECK {shown} would answer MAYBE: {all}, but {shown} was removed as often as it \
+             was added, so that MAYBE would be a false positive"
+        ),
         (Answer::Maybe, Knowledge::Unknown) => format!(
-            "CHECK {shown} would answer MAYBE: every bit is 1 ({}, so it cannot tell whether \
+            "CHECK {shown} would answer MAYBE: {all} ({}, so it cannot tell whether \
              {shown} was added)",
             memory_full(e.recall.full())
         ),
@@ -328,24 +710,43 @@ pub(crate) fn derivation(spec: &FilterSpec, key: &[u8], d: &Derivation) -> Vec<S
 pub(crate) fn stats(s: &Stats) -> Vec<String> {
     let (m, k) = (s.spec.bits(), s.spec.hashes());
     let (set, adds) = (s.bits_set, s.adds);
-    let keys_line = match s.distinct {
-        Some(d) => format!(
-            "keys added: {d} distinct ({adds} ADD {})",
+    let removes = match (s.spec.counting(), s.removes) {
+        (None, _) => String::new(),
+        (Some(_), 1) => ", 1 REMOVE".to_string(),
+        (Some(_), n) => format!(", {n} REMOVEs"),
+    };
+    let keys_line = match (s.distinct, s.full) {
+        (Some(d), _) if s.spec.counting().is_some() => {
+            format!(
+                "keys added and not removed: {d} distinct ({adds} ADD {}{removes})",
+                plural(adds, "command", "commands")
+            )
+        }
+        (Some(d), _) => format!(
+            "keys added: {d} distinct ({adds} ADD {}{removes})",
             plural(adds, "command", "commands")
         ),
-        None => format!(
-            "keys added: {adds} ADD {}; {}, so the estimates below count every ADD as a new key",
+        (None, Some(Limit::SavedFile)) => format!(
+            "keys added: about {}, counting the ADDs a saved filter recorded; a saved filter \
+             holds no keys, so the estimates below count each as a new key",
+            s.n
+        ),
+        (None, _) => format!(
+            "keys added: {adds} ADD {}{removes}; {}, so the estimates below count every \
+             ADD as a new key",
             plural(adds, "command", "commands"),
             match s.full {
                 Some(Limit::Bytes) => format!(
                     "the keys passed the {} MiB the tutor remembers",
                     REMEMBERED_BYTES >> 20
                 ),
-                Some(Limit::Keys) | None => format!("more than {REMEMBERED_KEYS} distinct keys"),
+                Some(Limit::Keys) | Some(Limit::SavedFile) | None => {
+                    format!("more than {REMEMBERED_KEYS} distinct keys")
+                }
             }
         ),
     };
-    vec![
+    let mut lines = vec![
         format!("STATS for {}", s.spec),
         keys_line,
         format!(
@@ -377,7 +778,25 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
             "distinct keys estimated from the fill: every bit is set, so the estimate is unbounded"
                 .to_string()
         },
-    ]
+    ];
+    if let (Some(width), Some(full)) = (s.spec.counting(), s.saturated) {
+        let b = u64::from(width.get());
+        lines.push(format!(
+            "counters: {b} bits each, 0 to {}; {full} saturated (a full counter can never come \
+             down again)",
+            width.max()
+        ));
+        lines.push(format!(
+            "memory: {m} counters x {b} bits = {} bits, against {m} bits for a plain filter ({})",
+            m * b,
+            if b == 1 {
+                "the same".to_string()
+            } else {
+                format!("{b} times as much")
+            }
+        ));
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -432,7 +851,7 @@ mod tests {
     fn add_and_check_lines_from_fixed_outcomes() {
         let probe = Probe {
             positions: &[9, 1, 9],
-            was_set: &[false, true, true],
+            before: &[0, 1, 1],
         };
         assert_eq!(
             added(b"cat", probe),
@@ -440,7 +859,7 @@ mod tests {
         );
         let all_old = Probe {
             positions: &[22, 39],
-            was_set: &[true, true],
+            before: &[1, 1],
         };
         assert_eq!(
             added(b"sun", all_old),
@@ -449,10 +868,90 @@ mod tests {
     }
 
     #[test]
+    fn counting_add_says_when_a_counter_is_full() {
+        let width = CounterBits::new(2).unwrap();
+        let probe = Probe {
+            positions: &[54, 45, 54],
+            before: &[2, 3, 3],
+        };
+        assert_eq!(
+            added_counting(b"fig", probe, width),
+            "ADD fig: positions 54, 45, 54; counters 54: 2 to 3, now full, 45: 3, full, so it \
+             stays 3; a 2-bit counter holds at most 3, and a saturated counter can never come \
+             down again"
+        );
+    }
+
+    #[test]
+    fn remove_of_a_false_positive_shows_the_damage() {
+        use crate::script::session::{Removal, Removed, Victim};
+        let facts = Removal {
+            width: CounterBits::DEFAULT,
+            knew: Knowledge::NeverAdded,
+            now: Knowledge::NeverAdded,
+            full: None,
+            victims: vec![Victim {
+                key: b"date".to_vec().into_boxed_slice(),
+                positions: vec![22],
+                now_no: true,
+            }],
+            lost: 1,
+            false_negatives: 1,
+        };
+        let lines = removed(&Removed {
+            key: b"sun",
+            probe: Probe {
+                positions: &[22, 39],
+                before: &[1, 2],
+            },
+            facts: &facts,
+        });
+        assert_eq!(
+            lines[0],
+            "REMOVE sun: positions 22, 39; counters 22: 1 to 0, 39: 2 to 1"
+        );
+        assert!(
+            lines[1].starts_with("but sun was never added"),
+            "{}",
+            lines[1]
+        );
+        assert_eq!(
+            lines[2],
+            "  date lost a count at 22, and CHECK date now answers NO: a false negative, the \
+             one thing a Bloom filter promised never to give"
+        );
+        assert!(lines[3].starts_with("1 of the 1 added key that lost counts now answers NO"));
+    }
+
+    #[test]
+    fn a_counting_check_that_says_no_for_an_added_key_is_a_false_negative() {
+        use crate::engine::memory::Memory;
+        let mut memory = Memory::counting();
+        memory.remember(b"date");
+        let line = checked(
+            b"date",
+            Probe {
+                positions: &[30, 22],
+                before: &[1, 0],
+            },
+            Recall::of(&memory),
+            Some(CounterBits::DEFAULT),
+        );
+        assert!(
+            line.ends_with(
+                "counter 22 is 0, yet date was added: a false negative, because a \
+                 REMOVE of a key that was never added took its count"
+            ),
+            "{line}"
+        );
+    }
+
+    #[test]
     fn stats_lines_from_fixed_numbers() {
         let s = Stats {
             spec: FilterSpec::lesson(),
             adds: 3,
+            removes: 0,
             distinct: Some(3),
             full: None,
             bits_set: 6,
@@ -460,6 +959,7 @@ mod tests {
             n: 3.0,
             fp_textbook: 0.0077,
             keys_from_fill: 3.1,
+            saturated: None,
         };
         let lines = stats(&s);
         assert_eq!(lines[1], "keys added: 3 distinct (3 ADD commands)");

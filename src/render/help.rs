@@ -14,9 +14,13 @@ pub fn summary(verb: Verb) -> (&'static str, &'static str) {
         ),
         Verb::Remove => (
             "REMOVE key",
-            "refused: in a plain Bloom filter, keys share bits",
+            "subtract 1 from the key's counters (counting filters only; HELP REMOVE says why)",
         ),
         Verb::Bits => ("BITS", "print every bit, bit 0 first"),
+        Verb::Counts => (
+            "COUNTS",
+            "print a counting filter's counters, position 0 first",
+        ),
         Verb::Explain => (
             "EXPLAIN key",
             "show how the key becomes positions; changes nothing",
@@ -26,6 +30,19 @@ pub fn summary(verb: Verb) -> (&'static str, &'static str) {
             "how full the filter is, and the chance of a false positive",
         ),
         Verb::Clear => ("CLEAR", "empty the filter and forget every key"),
+        Verb::Save => (
+            "SAVE file",
+            "write the filter to a file in the current folder",
+        ),
+        Verb::Load => ("LOAD file", "replace the filter with a saved one"),
+        Verb::Union => (
+            "UNION file",
+            "add a saved filter of the same shape into this one",
+        ),
+        Verb::Intersect => (
+            "INTERSECT file",
+            "keep only what this filter and a saved one of the same shape share",
+        ),
         Verb::Help => ("HELP [command]", "this list, or more about one command"),
         Verb::Quit => ("QUIT", "leave the tutor (EXIT works too)"),
     }
@@ -70,8 +87,18 @@ fn details(verb: Verb) -> &'static [&'static str] {
             "A plain Bloom filter cannot remove a key. Two keys can share a bit: clearing the \
              bits of one key could clear a bit another key needs, and CHECK would then answer NO \
              for a key that was added: a false negative. CLEAR empties the whole filter instead.",
+            "A counting filter (--counting, or `# filter: counting=4`) keeps a counter at each \
+             position: ADD adds 1 to each of the key's counters, REMOVE subtracts 1, and a bit \
+             is 1 while its counter is above 0. REMOVE is refused when a counter is 0: that key \
+             cannot have been added. But a key that only looks added (a false positive) is \
+             removed all the same, and takes counts other keys need: they may answer NO.",
+            "A full counter stays full, so a saturated counter never comes down.",
         ],
         Verb::Bits => &["Prints the whole filter as 0s and 1s on one line, bit 0 on the left."],
+        Verb::Counts => &[
+            "Prints each counter of a counting filter as a number, separated by spaces,",
+            "position 0 first. BITS prints a 1 wherever a counter is above 0.",
+        ],
         Verb::Explain => &[
             "Shows the key's bytes, the arithmetic that turns them into positions, whether each \
              bit is set and which key set it, and what CHECK would answer.",
@@ -83,6 +110,28 @@ fn details(verb: Verb) -> &'static [&'static str] {
         Verb::Clear => &[
             "Sets every bit back to 0. A plain Bloom filter cannot remove one key, because that \
              key's bits may be the same bits another key needs.",
+        ],
+        Verb::Save => &[
+            "Writes the filter's shape, its bits or counters and its count of ADDs to the file,",
+            "with a checksum, through a temporary file and a rename: a failed save leaves the",
+            "old file. The keys are not saved. The file is named relative to the current",
+            "folder and stays inside it; an existing file is replaced only if it is a saved",
+            "filter, and never a device or a folder.",
+        ],
+        Verb::Load => &[
+            "Replaces the filter with the one saved in the file. A missing, truncated,",
+            "corrupt or foreign file is refused and the filter is unchanged. A saved filter",
+            "holds no keys, so after LOAD the tutor no longer knows which keys were added.",
+        ],
+        Verb::Union => &[
+            "ORs the bits of a saved filter of the same scheme, size, k and counting into",
+            "this one (a counting filter adds the counters): exactly the filter that adding",
+            "both sets of keys would give.",
+        ],
+        Verb::Intersect => &[
+            "ANDs the bits of a saved filter of the same shape into this one (a counting",
+            "filter keeps the smaller counter). Bits set by different keys in each filter",
+            "survive, so the result may answer MAYBE for keys that are not in both sets.",
         ],
         Verb::Help => &["`HELP CHECK` says more about CHECK, and so on for each command."],
         Verb::Quit => {

@@ -47,6 +47,8 @@ impl Style {
 
 /// A terminal shows the first SHOWN_BITS bits; a script gets every bit.
 const SHOWN_BITS: u64 = 4096;
+/// A terminal shows the first SHOWN_COUNTS counters; a script gets every counter.
+const SHOWN_COUNTS: u64 = 1024;
 
 /// The two ruler lines over bits `from..to`: each multiple of ten's number where it starts,
 /// then the last digit of every position.
@@ -71,15 +73,19 @@ fn ruler(from: usize, to: usize) -> [String; 2] {
 /// Writes an outcome as the REPL shows it.
 pub(crate) fn show(outcome: &Outcome<'_>, style: Style, out: &mut impl Write) -> io::Result<()> {
     match outcome {
-        Outcome::Bits { filter, last_add } => {
+        Outcome::Bits {
+            filter,
+            last_add,
+            counters,
+        } => {
             let mut bits = Vec::new();
             answers::write_first_bits(filter, SHOWN_BITS, &mut bits)?;
             // The highlight is what the note calls newly set: bits that were 0 before.
             let fresh: Vec<u64> = last_add
                 .positions
                 .iter()
-                .zip(last_add.was_set)
-                .filter(|&(_, &was)| !was)
+                .zip(last_add.before)
+                .filter(|&(_, &before)| before == 0)
                 .map(|(&p, _)| p)
                 .collect();
             let shown = |i: usize, b: u8| {
@@ -122,7 +128,18 @@ pub(crate) fn show(outcome: &Outcome<'_>, style: Style, out: &mut impl Write) ->
                 .filter(|&(_, &b)| b == b'1')
                 .map(|(i, _)| i.to_string())
                 .collect();
-            if !set.is_empty() && set.len() <= 64 {
+            if let (Some(c), false, true) = (counters, set.is_empty(), set.len() <= 64) {
+                // In a counting filter the bits say only which counters are above 0.
+                let counts: Vec<String> = (0..filter.len().min(SHOWN_BITS))
+                    .filter(|&p| c.get(p) > 0)
+                    .map(|p| format!("{p} ({})", c.get(p)))
+                    .collect();
+                writeln!(
+                    out,
+                    "{}",
+                    style.note(&format!("counters above 0: {}", counts.join(", ")))
+                )?;
+            } else if !set.is_empty() && set.len() <= 64 {
                 let mut note = format!("bits set: {}", set.join(", "));
                 if !last_add.positions.is_empty() {
                     let fresh: Vec<String> = fresh.iter().map(u64::to_string).collect();
@@ -135,7 +152,40 @@ pub(crate) fn show(outcome: &Outcome<'_>, style: Style, out: &mut impl Write) ->
                 writeln!(out, "{}", style.note(&note))?;
             }
         }
-        Outcome::Added { .. } | Outcome::Checked { .. } | Outcome::Cleared { .. } => {
+        Outcome::Counts { counters, last_add } => {
+            let mut line = Vec::new();
+            answers::write_first_counts(counters, SHOWN_COUNTS, &mut line)?;
+            out.write_all(&line)?;
+            writeln!(out)?;
+            let m = counters.len();
+            let mut notes = Vec::new();
+            if m > SHOWN_COUNTS {
+                notes.push(format!(
+                    "(the first {SHOWN_COUNTS} of {m} counters; run a script to print them all)"
+                ));
+            }
+            let full = counters.saturated();
+            if full > 0 {
+                notes.push(format!(
+                    "{full} saturated at {}: they can never come down again",
+                    counters.width().max()
+                ));
+            }
+            if !last_add.positions.is_empty() {
+                let last: Vec<String> = last_add.positions.iter().map(u64::to_string).collect();
+                notes.push(format!("the last ADD counted at {}", last.join(", ")));
+            }
+            for note in notes {
+                writeln!(out, "{}", style.note(&note))?;
+            }
+        }
+        Outcome::Added { .. }
+        | Outcome::Checked { .. }
+        | Outcome::Cleared { .. }
+        | Outcome::Removed(_)
+        | Outcome::Saved { .. }
+        | Outcome::Loaded { .. }
+        | Outcome::Merged { .. } => {
             answers::write(outcome, out)?;
             for line in commentary::lines(outcome) {
                 writeln!(out, "{}", style.note(&line))?;
@@ -173,8 +223,9 @@ mod tests {
             filter: &filter,
             last_add: Probe {
                 positions: &[9, 1, 9],
-                was_set: &[false, false, true],
+                before: &[0, 0, 1],
             },
+            counters: None,
         };
         assert_eq!(
             shown(&bits, false),
@@ -192,9 +243,10 @@ mod tests {
             answer: crate::engine::bloom::Answer::No,
             probe: Probe {
                 positions: &[62, 27],
-                was_set: &[false, false],
+                before: &[0, 0],
             },
             recall: crate::script::session::Recall::of(&memory),
+            counting: None,
         };
         assert_eq!(
             shown(&check, false),

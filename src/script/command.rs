@@ -11,9 +11,14 @@ pub enum Verb {
     Check,
     Remove,
     Bits,
+    Counts,
     Explain,
     Stats,
     Clear,
+    Save,
+    Load,
+    Union,
+    Intersect,
     Help,
     Quit,
 }
@@ -27,18 +32,25 @@ pub enum Takes {
     Nothing,
     /// An optional topic (HELP ADD).
     Topic,
+    /// A file name: every byte after the first space, not empty.
+    File,
 }
 
 impl Verb {
     /// Every verb, in the order help lists them.
-    pub const ALL: [Verb; 9] = [
+    pub const ALL: [Verb; 14] = [
         Verb::Add,
         Verb::Check,
         Verb::Bits,
         Verb::Remove,
+        Verb::Counts,
         Verb::Explain,
         Verb::Stats,
         Verb::Clear,
+        Verb::Save,
+        Verb::Load,
+        Verb::Union,
+        Verb::Intersect,
         Verb::Help,
         Verb::Quit,
     ];
@@ -50,9 +62,14 @@ impl Verb {
             Verb::Check => "CHECK",
             Verb::Remove => "REMOVE",
             Verb::Bits => "BITS",
+            Verb::Counts => "COUNTS",
             Verb::Explain => "EXPLAIN",
             Verb::Stats => "STATS",
             Verb::Clear => "CLEAR",
+            Verb::Save => "SAVE",
+            Verb::Load => "LOAD",
+            Verb::Union => "UNION",
+            Verb::Intersect => "INTERSECT",
             Verb::Help => "HELP",
             Verb::Quit => "QUIT",
         }
@@ -62,7 +79,8 @@ impl Verb {
         match self {
             Verb::Add | Verb::Check | Verb::Remove | Verb::Explain => Takes::Key,
             Verb::Help => Takes::Topic,
-            Verb::Bits | Verb::Stats | Verb::Clear | Verb::Quit => Takes::Nothing,
+            Verb::Save | Verb::Load | Verb::Union | Verb::Intersect => Takes::File,
+            Verb::Bits | Verb::Counts | Verb::Stats | Verb::Clear | Verb::Quit => Takes::Nothing,
         }
     }
 
@@ -71,7 +89,12 @@ impl Verb {
         // This runs once per line of a million-line script, so the word is packed into an
         // integer and compared whole. OR-ing 0x20 lowercases ASCII letters, and a byte
         // becomes a lowercase letter only if it was that letter in either case.
-        // Every word is 3 to 7 bytes, so eight bytes hold any of them.
+        // Every word but INTERSECT is 3 to 7 bytes, so eight bytes hold any of them.
+        if word.len() == 9 {
+            return word
+                .eq_ignore_ascii_case(b"intersect")
+                .then_some(Verb::Intersect);
+        }
         if word.is_empty() || word.len() > 8 {
             return None;
         }
@@ -92,9 +115,13 @@ impl Verb {
         const CHECK: u64 = pack(b"check");
         const REMOVE: u64 = pack(b"remove");
         const BITS: u64 = pack(b"bits");
+        const COUNTS: u64 = pack(b"counts");
         const EXPLAIN: u64 = pack(b"explain");
         const STATS: u64 = pack(b"stats");
         const CLEAR: u64 = pack(b"clear");
+        const SAVE: u64 = pack(b"save");
+        const LOAD: u64 = pack(b"load");
+        const UNION: u64 = pack(b"union");
         const HELP: u64 = pack(b"help");
         const QUIT: u64 = pack(b"quit");
         const EXIT: u64 = pack(b"exit");
@@ -103,9 +130,13 @@ impl Verb {
             CHECK => Verb::Check,
             REMOVE => Verb::Remove,
             BITS => Verb::Bits,
+            COUNTS => Verb::Counts,
             EXPLAIN => Verb::Explain,
             STATS => Verb::Stats,
             CLEAR => Verb::Clear,
+            SAVE => Verb::Save,
+            LOAD => Verb::Load,
+            UNION => Verb::Union,
             HELP => Verb::Help,
             QUIT | EXIT => Verb::Quit,
             _ => return None,
@@ -126,9 +157,15 @@ pub enum Command<'a> {
     Check(&'a [u8]),
     Remove(&'a [u8]),
     Bits,
+    Counts,
     Explain(&'a [u8]),
     Stats,
     Clear,
+    /// SAVE, LOAD, UNION and INTERSECT hold the file name's bytes, exactly as they were.
+    Save(&'a [u8]),
+    Load(&'a [u8]),
+    Union(&'a [u8]),
+    Intersect(&'a [u8]),
     /// HELP, or HELP with a topic such as `ADD`.
     Help(Option<&'a [u8]>),
     Quit,
@@ -140,9 +177,9 @@ pub enum Command<'a> {
 pub enum LineError<'a> {
     /// The first word is no command; holds the word.
     UnknownCommand(&'a [u8]),
-    /// A key command with nothing after it (`ADD`).
+    /// A key (or file) command with nothing after it (`ADD`).
     MissingKey(Verb),
-    /// A key command followed by a space and nothing else (`ADD `).
+    /// A key (or file) command followed by a space and nothing else (`ADD `).
     EmptyKey(Verb),
     /// A command that takes nothing was given something (`BITS 3`).
     UnexpectedArgument(Verb, &'a [u8]),
@@ -165,7 +202,14 @@ impl fmt::Display for LineError<'_> {
                 }
                 f.write_str(", expected ADD, CHECK or BITS (HELP lists every command)")
             }
+            LineError::MissingKey(verb) if verb.takes() == Takes::File => {
+                write!(f, "{verb} needs a file name, expected `{verb} file`")
+            }
             LineError::MissingKey(verb) => write!(f, "{verb} needs a key, expected `{verb} key`"),
+            LineError::EmptyKey(verb) if verb.takes() == Takes::File => write!(
+                f,
+                "the file name after `{verb} ` is empty, expected `{verb} file` (the name is everything after the first space)"
+            ),
             LineError::EmptyKey(verb) => write!(
                 f,
                 "the key after `{verb} ` is empty, expected `{verb} key` (the key is everything after the first space)"
@@ -181,6 +225,7 @@ impl fmt::Display for LineError<'_> {
                 let what = match verb.takes() {
                     Takes::Key => " key",
                     Takes::Topic => " command",
+                    Takes::File => " file",
                     Takes::Nothing => "",
                 };
                 write!(
@@ -209,15 +254,17 @@ impl<'a> Command<'a> {
     /// The command word is the bytes before the first space, in any case; the key is every
     /// byte after that space, kept exactly.
     pub fn parse(line: &'a [u8]) -> Result<Option<Command<'a>>, LineError<'a>> {
+        // Nearly every line of a long script is an ADD or a CHECK, which is neither blank
+        // nor a comment: try those first.
+        if let Some(cmd) = fast_path(line) {
+            return Ok(Some(cmd));
+        }
         match line.first() {
             None | Some(b'#') => return Ok(None),
             Some(b' ' | b'\t') if line.iter().all(|&b| b == b' ' || b == b'\t') => {
                 return Ok(None);
             }
             _ => {}
-        }
-        if let Some(cmd) = fast_path(line) {
-            return Ok(Some(cmd));
         }
         Command::parse_full(line).map(Some)
     }
@@ -246,7 +293,12 @@ impl<'a> Command<'a> {
             Verb::Check => Command::Check(key()?),
             Verb::Remove => Command::Remove(key()?),
             Verb::Explain => Command::Explain(key()?),
+            Verb::Save => Command::Save(key()?),
+            Verb::Load => Command::Load(key()?),
+            Verb::Union => Command::Union(key()?),
+            Verb::Intersect => Command::Intersect(key()?),
             Verb::Bits => nothing().map(|()| Command::Bits)?,
+            Verb::Counts => nothing().map(|()| Command::Counts)?,
             Verb::Stats => nothing().map(|()| Command::Stats)?,
             Verb::Clear => nothing().map(|()| Command::Clear)?,
             Verb::Quit => nothing().map(|()| Command::Quit)?,
@@ -305,7 +357,7 @@ fn unknown_word(word: &[u8]) -> LineError<'_> {
         {
             return match verb.takes() {
                 Takes::Nothing => LineError::UnexpectedArgument(verb, &word[w.len()..]),
-                Takes::Key | Takes::Topic => LineError::NeedsSpace(verb),
+                Takes::Key | Takes::Topic | Takes::File => LineError::NeedsSpace(verb),
             };
         }
     }
@@ -401,6 +453,32 @@ mod tests {
         case(b"exit", Ok(Some(Command::Quit)));
         case(b"Explain x", Ok(Some(Command::Explain(b"x"))));
         case(b"BITS ", Ok(Some(Command::Bits)));
+    }
+
+    #[test]
+    fn accepts_the_counting_and_file_commands() {
+        case(b"COUNTS", Ok(Some(Command::Counts)));
+        case(
+            b"counts x",
+            Err(LineError::UnexpectedArgument(Verb::Counts, b"x")),
+        );
+        case(b"SAVE f.bloom", Ok(Some(Command::Save(b"f.bloom"))));
+        case(b"load my filter", Ok(Some(Command::Load(b"my filter"))));
+        case(b"Union a", Ok(Some(Command::Union(b"a"))));
+        case(b"INTERSECT b", Ok(Some(Command::Intersect(b"b"))));
+        case(b"intersect b", Ok(Some(Command::Intersect(b"b"))));
+        case(b"SAVE", Err(LineError::MissingKey(Verb::Save)));
+        case(b"LOAD ", Err(LineError::EmptyKey(Verb::Load)));
+        case(
+            b"INTERSECTS b",
+            Err(LineError::UnknownCommand(b"INTERSECTS")),
+        );
+        case(b"INTERSEC b", Err(LineError::UnknownCommand(b"INTERSEC")));
+        case(b"SAVE\tf", Err(LineError::NeedsSpace(Verb::Save)));
+        assert_eq!(
+            LineError::MissingKey(Verb::Save).to_string(),
+            "SAVE needs a file name, expected `SAVE file`"
+        );
     }
 
     /// Every command word in mixed case, followed by every byte value, then a few keys: the

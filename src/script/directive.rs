@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::engine::counters::CounterBits;
 use crate::engine::scheme::{FilterSpec, Scheme, SpecError};
 use crate::escape::escape_prefix;
 
@@ -10,12 +11,12 @@ use crate::escape::escape_prefix;
 pub enum DirectiveError {
     /// A word that is not `name=value`.
     NotNameValue(Vec<u8>),
-    /// A name other than scheme, bits (m) or hashes (k).
+    /// A name other than scheme, bits (m), hashes (k) or counting.
     UnknownSetting(Vec<u8>),
     /// The same setting twice (`bits=16 m=32`).
     Repeated(&'static str),
     UnknownScheme(Vec<u8>),
-    /// bits or hashes that is not a whole number in range.
+    /// bits, hashes or counting that is not a whole number in range.
     BadNumber {
         setting: &'static str,
         value: Vec<u8>,
@@ -36,7 +37,7 @@ impl fmt::Display for DirectiveError {
             ),
             DirectiveError::UnknownSetting(name) => write!(
                 f,
-                "unknown setting `{}` in `# filter:`, expected scheme, bits or hashes",
+                "unknown setting `{}` in `# filter:`, expected scheme, bits, hashes or counting",
                 escape_prefix(name)
             ),
             DirectiveError::Repeated(setting) => {
@@ -65,7 +66,8 @@ impl fmt::Display for DirectiveError {
 impl std::error::Error for DirectiveError {}
 
 /// Reads a `# filter: scheme=murmur3 bits=100 hashes=10` line. `None` for any other line;
-/// bits and hashes default to the scheme's own.
+/// bits and hashes default to the scheme's own. `counting=4` makes a counting filter with
+/// 4-bit counters.
 pub fn parse(line: &[u8]) -> Option<Result<FilterSpec, DirectiveError>> {
     let rest = line.strip_prefix(b"#")?.trim_ascii_start();
     let rest = rest.strip_prefix(b"filter:")?;
@@ -73,7 +75,7 @@ pub fn parse(line: &[u8]) -> Option<Result<FilterSpec, DirectiveError>> {
 }
 
 fn parse_settings(rest: &[u8]) -> Result<FilterSpec, DirectiveError> {
-    let (mut scheme, mut m, mut k) = (None, None, None);
+    let (mut scheme, mut m, mut k, mut counting) = (None, None, None, None);
     let words = rest
         .split(|b| b.is_ascii_whitespace())
         .filter(|w| !w.is_empty());
@@ -86,6 +88,7 @@ fn parse_settings(rest: &[u8]) -> Result<FilterSpec, DirectiveError> {
             b"scheme" => "scheme",
             b"bits" | b"m" => "bits",
             b"hashes" | b"k" => "hashes",
+            b"counting" => "counting",
             _ => return Err(DirectiveError::UnknownSetting(name.to_vec())),
         };
         let bad_number = || DirectiveError::BadNumber {
@@ -102,6 +105,12 @@ fn parse_settings(rest: &[u8]) -> Result<FilterSpec, DirectiveError> {
                 )
                 .is_none(),
             "bits" => m.replace(number(value).ok_or_else(bad_number)?).is_none(),
+            "counting" => counting
+                .replace(
+                    CounterBits::new(number(value).ok_or_else(bad_number)?)
+                        .map_err(DirectiveError::Spec)?,
+                )
+                .is_none(),
             _ => k
                 .replace(
                     number(value)
@@ -114,7 +123,9 @@ fn parse_settings(rest: &[u8]) -> Result<FilterSpec, DirectiveError> {
             return Err(DirectiveError::Repeated(setting));
         }
     }
-    FilterSpec::new(scheme.unwrap_or(Scheme::ByteSum), m, k).map_err(DirectiveError::Spec)
+    FilterSpec::new(scheme.unwrap_or(Scheme::ByteSum), m, k)
+        .and_then(|spec| spec.with_counters(counting.map(CounterBits::get)))
+        .map_err(DirectiveError::Spec)
 }
 
 /// A whole number of plain digits.
@@ -150,6 +161,22 @@ mod tests {
             "# filter: m=128",
             Some(FilterSpec::new(Scheme::ByteSum, Some(128), None).map_err(DirectiveError::Spec)),
         );
+        case(
+            "# filter: counting=4",
+            Some(
+                FilterSpec::lesson()
+                    .with_counters(Some(4))
+                    .map_err(DirectiveError::Spec),
+            ),
+        );
+        case(
+            "# filter: scheme=djb2-fnv counting=2",
+            Some(
+                FilterSpec::new(Scheme::Djb2Fnv, None, None)
+                    .and_then(|s| s.with_counters(Some(2)))
+                    .map_err(DirectiveError::Spec),
+            ),
+        );
         case("# just a comment", None);
         case("ADD x", None);
     }
@@ -171,6 +198,25 @@ mod tests {
             Some(Err(UnknownSetting(b"size".to_vec()))),
         );
         case("# filter: bits=16 m=32", Some(Err(Repeated("bits"))));
+        case(
+            "# filter: counting=9",
+            Some(Err(Spec(SpecError::CounterBits(9)))),
+        );
+        case(
+            "# filter: counting=0",
+            Some(Err(Spec(SpecError::CounterBits(0)))),
+        );
+        case(
+            "# filter: counting=yes",
+            Some(Err(BadNumber {
+                setting: "counting",
+                value: b"yes".to_vec(),
+            })),
+        );
+        case(
+            "# filter: counting=4 counting=4",
+            Some(Err(Repeated("counting"))),
+        );
         case(
             "# filter: scheme=murmur3 scheme=murmur3",
             Some(Err(Repeated("scheme"))),

@@ -5,4 +5,5 @@
 pub mod command;
 pub mod directive;
 pub mod reader;
+pub(crate) mod saved_file;
 pub(crate) mod session;

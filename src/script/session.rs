@@ -1,36 +1,54 @@
 //! The session: one filter, what the tutor remembers about it, and the commands run on it.
 //! Running a command returns an [`Outcome`] in numbers; renderers turn it into text.
 
+use std::collections::VecDeque;
 use std::fmt;
+use std::path::Path;
 
-use crate::engine::bloom::{Answer, Bloom, NoTrace, Probe, Trace, Tracer};
+use crate::engine::bloom::{Answer, Bloom, Merge, NoTrace, Probe, RemoveError, Trace, Tracer};
+use crate::engine::counters::{CounterBits, Counters};
 use crate::engine::filter::{Filter, OutOfMemory};
 use crate::engine::memory::{Knowledge, Limit, Memory};
+use crate::engine::saved::Encoded;
 use crate::engine::scheme::{Derivation, FilterSpec};
 use crate::engine::theory;
-use crate::script::command::Command;
+use crate::escape::escape_prefix;
+use crate::script::command::{Command, Verb};
+use crate::script::saved_file::{self, FileError};
 
 /// What a command did, for the renderers. Borrows the command's key and the session, and
 /// owns nothing, so it is cheap to move and to drop.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Outcome<'a> {
-    /// ADD: the key's positions and which bits were 1 before (empty when untraced).
+    /// ADD: the key's positions and their values before (empty when untraced); the counters'
+    /// width in a counting filter (`None` when untraced: only commentary reads it).
     Added {
         key: &'a [u8],
         probe: Probe<'a>,
+        counting: Option<CounterBits>,
     },
-    /// CHECK: the answer, the key's positions and their bits (empty when untraced), and
-    /// what the tutor remembers, to tell a real MAYBE from a false positive.
+    /// CHECK: the answer, the key's positions and their values (empty when untraced), and
+    /// what the tutor remembers, to tell a real MAYBE from a false positive; the counters'
+    /// width as for ADD.
     Checked {
         key: &'a [u8],
         answer: Answer,
         probe: Probe<'a>,
         recall: Recall<'a>,
+        counting: Option<CounterBits>,
     },
+    /// REMOVE in a counting filter: the key's positions and their counters before.
+    Removed(Removed<'a>),
     /// BITS: the filter, and what the last ADD did (for a highlight; empty when untraced
-    /// and after CLEAR).
+    /// and after CLEAR); the counters in a counting filter.
     Bits {
         filter: &'a Filter,
+        last_add: Probe<'a>,
+        counters: Option<&'a Counters>,
+    },
+    /// COUNTS: a counting filter's counters.
+    Counts {
+        counters: &'a Counters,
         last_add: Probe<'a>,
     },
     /// EXPLAIN: everything about one key, without changing anything.
@@ -39,6 +57,21 @@ pub(crate) enum Outcome<'a> {
     /// CLEAR: every bit is 0 again.
     Cleared {
         spec: FilterSpec,
+    },
+    /// SAVE: the file written, as the command named it.
+    Saved {
+        path: &'a [u8],
+        report: &'a FileReport,
+    },
+    /// LOAD: the filter now is the file's, and the tutor does not know its keys.
+    Loaded {
+        path: &'a [u8],
+        report: &'a FileReport,
+    },
+    /// UNION or INTERSECT with a saved filter.
+    Merged {
+        path: &'a [u8],
+        report: &'a MergeReport,
     },
     /// HELP, with its topic if any: help is the renderer's to write.
     Help(Option<&'a [u8]>),
@@ -52,7 +85,7 @@ pub(crate) struct Recall<'a> {
 }
 
 impl<'a> Recall<'a> {
-    /// A view of `memory`, for renderer tests that build outcomes by hand.
+    /// What `memory` knows, for renderers' tests.
     #[cfg(test)]
     pub(crate) fn of(memory: &'a Memory) -> Recall<'a> {
         Recall { memory }
@@ -83,14 +116,94 @@ pub(crate) struct Explained<'a> {
     pub recall: Recall<'a>,
 }
 
-/// The numbers EXPLAIN shows: the arithmetic, each distinct position's bit, and CHECK's
+/// The numbers EXPLAIN shows: the arithmetic, each distinct position's value, and CHECK's
 /// answer. Kept in the session, so outcomes borrow it and stay small and free to drop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Explanation {
     pub derivation: Derivation,
-    /// Each distinct position, in hash order, with its bit.
-    pub bits: Vec<(u64, bool)>,
+    /// Each distinct position, in hash order, with its bit (0 or 1), or its counter in a
+    /// counting filter.
+    pub bits: Vec<(u64, u8)>,
     pub answer: Answer,
+}
+
+/// REMOVE's outcome: the key, its positions and their counters before, and the facts.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Removed<'a> {
+    pub key: &'a [u8],
+    pub probe: Probe<'a>,
+    pub facts: &'a Removal,
+}
+
+/// What the tutor knows about a REMOVE, and the harm a REMOVE of a key that was not in the
+/// filter did. Kept in the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Removal {
+    pub width: CounterBits,
+    /// Whether the key was in the filter, as the tutor knew before the REMOVE, and after.
+    pub knew: Knowledge,
+    pub now: Knowledge,
+    /// Why the tutor may not know every key.
+    pub full: Option<Limit>,
+    /// Remembered keys that lost a count, in the order they were added (at most
+    /// [`Removal::SHOWN`]; traced sessions only, and only when the key was not in the filter).
+    pub victims: Vec<Victim>,
+    /// How many keys lost a count, and how many of them CHECK now answers NO for.
+    pub lost: usize,
+    pub false_negatives: usize,
+}
+
+impl Removal {
+    /// The most victims a removal lists by name.
+    pub const SHOWN: usize = 8;
+}
+
+/// A remembered key that lost counts to a REMOVE of another key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Victim {
+    pub key: Box<[u8]>,
+    /// The key's positions whose counters went down.
+    pub positions: Vec<u64>,
+    /// CHECK answers NO for it now: a false negative.
+    pub now_no: bool,
+}
+
+/// A saved filter written or read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FileReport {
+    pub spec: FilterSpec,
+    /// The ADDs that built the filter, less its REMOVEs.
+    pub keys: u64,
+    pub bits_set: u64,
+    pub file: Encoded,
+}
+
+/// What UNION or INTERSECT did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct MergeReport {
+    pub how: Merge,
+    pub spec: FilterSpec,
+    /// Bits set in this filter before, in the file's, and in the result.
+    pub ours: u64,
+    pub theirs: u64,
+    pub after: u64,
+    /// Saturated counters in the result, in a counting filter.
+    pub saturated: Option<u64>,
+    /// INTERSECT only: a key in just one of the two sets that the result answers MAYBE for.
+    pub example: Example,
+}
+
+/// A key that shows what an intersection cannot tell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Example {
+    /// Not looked for (UNION, or a session that explains nothing).
+    NotAsked,
+    /// The tutor does not know the file's keys: it was not saved in this session.
+    FileKeysUnknown,
+    /// None of the keys the tutor knows in just one set answers MAYBE.
+    NoneFound { looked_at: usize },
+    /// `key` was in only one set (this filter's when `ours`), yet the result says MAYBE.
+    Found { key: Box<[u8]>, ours: bool },
 }
 
 /// STATS' numbers.
@@ -99,6 +212,8 @@ pub(crate) struct Stats {
     pub spec: FilterSpec,
     /// ADD commands since the filter was made or cleared.
     pub adds: u64,
+    /// REMOVE commands that removed a key.
+    pub removes: u64,
     /// Distinct keys added, while the tutor still knows it exactly.
     pub distinct: Option<usize>,
     /// The memory limit that made the tutor lose count, if one did.
@@ -112,16 +227,29 @@ pub(crate) struct Stats {
     pub fp_textbook: f64,
     /// −(m/k)·ln(1 − X/m); infinite when every bit is set.
     pub keys_from_fill: f64,
+    /// Saturated counters, in a counting filter.
+    pub saturated: Option<u64>,
 }
 
-/// A command that could not run. The session is unchanged and goes on.
+/// A command that could not run. The session is unchanged and goes on. Small and `Copy`:
+/// it borrows only the command's line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum CommandError {
+pub(crate) enum CommandError<'l> {
     /// REMOVE on a plain filter, whose bits may be shared by other keys.
     CannotRemove,
+    /// REMOVE of a key one of whose counters is too low for it to have been added.
+    NotInFilter { position: u64, count: u8, uses: u32 },
+    /// COUNTS on a plain filter.
+    NoCounters,
+    /// SAVE, LOAD, UNION or INTERSECT could not use its file.
+    File {
+        verb: Verb,
+        path: &'l [u8],
+        error: FileError,
+    },
 }
 
-impl fmt::Display for CommandError {
+impl fmt::Display for CommandError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CommandError::CannotRemove => write!(
@@ -129,11 +257,54 @@ impl fmt::Display for CommandError {
                 "REMOVE is not possible in a plain Bloom filter: clearing a key's bits could clear \
                  bits other keys need, and they would then get a wrong NO (CLEAR empties the whole filter)"
             ),
+            CommandError::NotInFilter {
+                position,
+                count,
+                uses: 1,
+            } => write!(
+                f,
+                "REMOVE refused: counter {position} is {count}, so this key cannot have been added \
+                 (or it was removed already); nothing was changed"
+            ),
+            CommandError::NotInFilter {
+                position,
+                count,
+                uses,
+            } => write!(
+                f,
+                "REMOVE refused: counter {position} is {count}, but this key counts there {uses} \
+                 times, so it cannot have been added (or it was removed already); nothing was changed"
+            ),
+            CommandError::NoCounters => write!(
+                f,
+                "COUNTS needs a counting filter, and this one keeps bits (start with --counting, \
+                 or `# filter: counting=4`; BITS prints the bits)"
+            ),
+            CommandError::File { verb, path, error } => write!(
+                f,
+                "could not {verb} `{}`: {error}; {}",
+                escape_prefix(path),
+                match verb {
+                    Verb::Save => "nothing was saved",
+                    _ => "the filter is unchanged",
+                }
+            ),
         }
     }
 }
 
-impl std::error::Error for CommandError {}
+impl std::error::Error for CommandError<'_> {}
+
+/// How many files saved in this session the tutor keeps the keys of.
+const SHELF: usize = 4;
+
+/// The keys of a filter this session saved, to find a telling key after an INTERSECT with
+/// that file. The file itself holds no keys.
+#[derive(Debug, Clone)]
+struct Shelved {
+    file: Encoded,
+    keys: Vec<Box<[u8]>>,
+}
 
 /// One filter and its history, driven one command at a time. `T` is what ADD and CHECK
 /// record: [`Trace`] for commentary and notes, [`NoTrace`] for plain scripts.
@@ -142,12 +313,20 @@ pub(crate) struct Session<T: Tracer> {
     bloom: Bloom,
     memory: Memory,
     adds: u64,
+    removes: u64,
     /// What the last ADD did (empty after CLEAR).
     add_trace: T,
     check_trace: T,
-    /// The last EXPLAIN's and STATS' numbers, which their outcomes borrow.
+    remove_trace: T,
+    /// The last EXPLAIN's, STATS', REMOVE's and file command's numbers, which their outcomes
+    /// borrow.
     explanation: Option<Explanation>,
     stats: Option<Stats>,
+    removal: Option<Removal>,
+    file_report: Option<FileReport>,
+    merge_report: Option<MergeReport>,
+    /// The keys of the last few filters saved (traced sessions only); CLEAR keeps them.
+    shelf: VecDeque<Shelved>,
     /// Whether any command has run since the filter was made.
     touched: bool,
 }
@@ -163,15 +342,22 @@ impl<T: Tracer> Session<T> {
         Session::with_bloom(Bloom::new(spec))
     }
 
+    /// A session for `bloom`, knowing nothing of its keys.
     fn with_bloom(bloom: Bloom) -> Session<T> {
         Session {
+            memory: memory_for(bloom.spec()),
             bloom,
-            memory: Memory::default(),
             adds: 0,
+            removes: 0,
             add_trace: T::default(),
             check_trace: T::default(),
+            remove_trace: T::default(),
             explanation: None,
             stats: None,
+            removal: None,
+            file_report: None,
+            merge_report: None,
+            shelf: VecDeque::new(),
             touched: false,
         }
     }
@@ -198,24 +384,34 @@ impl<T: Tracer> Session<T> {
         !self.touched
     }
 
-    /// Replaces the filter with an empty one of another shape, forgetting everything.
+    /// Replaces the filter with an empty one of another shape, forgetting everything but the
+    /// keys of the filters saved.
     pub(crate) fn reshape(&mut self, spec: FilterSpec) {
+        let shelf = std::mem::take(&mut self.shelf);
         *self = Session::new(spec);
+        self.shelf = shelf;
     }
 
     /// Runs one command.
     #[inline(always)]
-    pub(crate) fn execute<'a>(
-        &'a mut self,
-        cmd: &Command<'a>,
-    ) -> Result<Outcome<'a>, CommandError> {
+    pub(crate) fn execute<'s, 'l: 's>(
+        &'s mut self,
+        cmd: &Command<'l>,
+    ) -> Result<Outcome<'s>, CommandError<'l>> {
         self.touched = true;
+        // Only commentary reads it, and only a session that traces has commentary.
+        let counting = if T::FULL {
+            self.bloom.spec().counting()
+        } else {
+            None
+        };
         Ok(match *cmd {
             Command::Add(key) => {
                 self.add(key);
                 Outcome::Added {
                     key,
                     probe: self.add_trace.probe(),
+                    counting,
                 }
             }
             Command::Check(key) => {
@@ -227,11 +423,25 @@ impl<T: Tracer> Session<T> {
                     recall: Recall {
                         memory: &self.memory,
                     },
+                    counting,
                 }
             }
-            Command::Remove(_) => return Err(CommandError::CannotRemove),
+            Command::Remove(key) => {
+                let removal = self.remove(key)?;
+                let facts = &*self.removal.insert(removal);
+                Outcome::Removed(Removed {
+                    key,
+                    probe: self.remove_trace.probe(),
+                    facts,
+                })
+            }
             Command::Bits => Outcome::Bits {
                 filter: self.bloom.filter(),
+                last_add: self.add_trace.probe(),
+                counters: self.bloom.counters(),
+            },
+            Command::Counts => Outcome::Counts {
+                counters: self.bloom.counters().ok_or(CommandError::NoCounters)?,
                 last_add: self.add_trace.probe(),
             },
             Command::Explain(key) => {
@@ -251,9 +461,41 @@ impl<T: Tracer> Session<T> {
                 self.touched = true;
                 Outcome::Cleared { spec: self.spec() }
             }
+            Command::Save(path) => {
+                let report = self.save(path)?;
+                Outcome::Saved { path, report }
+            }
+            Command::Load(path) => {
+                let file = saved_file::path_of(path)
+                    .and_then(|p| saved_file::load(&p))
+                    .map_err(file_error(Verb::Load, path))?;
+                Outcome::Loaded {
+                    path,
+                    report: self.replace_with(file, true),
+                }
+            }
+            Command::Union(path) => Outcome::Merged {
+                path,
+                report: self.merge(Verb::Union, Merge::Union, path)?,
+            },
+            Command::Intersect(path) => Outcome::Merged {
+                path,
+                report: self.merge(Verb::Intersect, Merge::Intersect, path)?,
+            },
             Command::Help(topic) => Outcome::Help(topic),
             Command::Quit => Outcome::Quit,
         })
+    }
+
+    /// Replaces the filter with the saved one at `path`, any path at all: `--load FILE`.
+    pub(crate) fn load_path(&mut self, path: &Path) -> Result<&FileReport, FileError> {
+        let file = saved_file::load(path)?;
+        Ok(self.replace_with(file, false))
+    }
+
+    /// The ADDs that built the filter, less its REMOVEs: what a saved file records.
+    fn keys(&self) -> u64 {
+        self.adds.saturating_sub(self.removes)
     }
 
     /// Sets the key's bits, remembering the key and which bits it set first.
@@ -263,22 +505,227 @@ impl<T: Tracer> Session<T> {
         let remembered = self.memory.remember(key);
         let (trace, memory) = (&mut self.add_trace, &mut self.memory);
         trace.start();
-        self.bloom.add_each(key, |pos, was_set| {
-            trace.record(pos, was_set);
-            if let (false, Some(i)) = (was_set, remembered) {
+        self.bloom.add_each(key, |pos, before| {
+            trace.record(pos, before);
+            if let (0, Some(i)) = (before, remembered) {
                 memory.set_by(pos, i);
             }
         });
+    }
+
+    /// REMOVE: takes the key's counts out, and when the key was not in the filter, finds the
+    /// remembered keys that paid for it (in a session that explains).
+    fn remove(&mut self, key: &[u8]) -> Result<Removal, CommandError<'static>> {
+        let knew = self.memory.knows(key);
+        let trace = &mut self.remove_trace;
+        trace.start();
+        let mut visited = Vec::new();
+        self.bloom
+            .remove_each(key, |pos, before| {
+                trace.record(pos, before);
+                visited.push((pos, before));
+            })
+            .map_err(|e| match e {
+                RemoveError::NotCounting => CommandError::CannotRemove,
+                RemoveError::NotInFilter {
+                    position,
+                    count,
+                    uses,
+                } => CommandError::NotInFilter {
+                    position,
+                    count,
+                    uses,
+                },
+            })?;
+        self.removes += 1;
+        self.memory.forget_one(key);
+        let width = self.bloom.spec().counting().unwrap_or(CounterBits::DEFAULT);
+        let lowered: Vec<u64> = visited
+            .iter()
+            .filter(|&&(_, before)| before != width.max())
+            .map(|&(pos, _)| pos)
+            .collect();
+        for &pos in &lowered {
+            if self.bloom.value(pos) == 0 {
+                self.memory.unset(pos);
+            }
+        }
+        let mut removal = Removal {
+            width,
+            knew,
+            now: self.memory.knows(key),
+            full: self.memory.full(),
+            victims: Vec::new(),
+            lost: 0,
+            false_negatives: 0,
+        };
+        if T::FULL && matches!(knew, Knowledge::NeverAdded | Knowledge::Removed) {
+            let spec = self.spec();
+            let mut positions = Vec::new();
+            for other in self.memory.added_keys() {
+                spec.positions(other, &mut positions);
+                let mut hit: Vec<u64> = positions
+                    .iter()
+                    .copied()
+                    .filter(|p| lowered.contains(p))
+                    .collect();
+                if hit.is_empty() {
+                    continue;
+                }
+                hit.dedup();
+                let now_no = self.bloom.check(other) == Answer::No;
+                removal.lost += 1;
+                removal.false_negatives += usize::from(now_no);
+                if removal.victims.len() < Removal::SHOWN {
+                    removal.victims.push(Victim {
+                        key: other.into(),
+                        positions: hit,
+                        now_no,
+                    });
+                }
+            }
+        }
+        Ok(removal)
+    }
+
+    /// SAVE: writes the filter to a file inside the current folder.
+    fn save<'l>(&mut self, path: &'l [u8]) -> Result<&FileReport, CommandError<'l>> {
+        let keys = self.keys();
+        let file = saved_file::path_of(path)
+            .and_then(|p| saved_file::save(&p, &self.bloom, keys))
+            .map_err(file_error(Verb::Save, path))?;
+        // Only a session that explains uses the keys, and only when it knows them all.
+        if T::FULL && self.memory.distinct_keys().is_some() {
+            if self.shelf.len() == SHELF {
+                self.shelf.pop_front();
+            }
+            self.shelf.push_back(Shelved {
+                file,
+                keys: self.memory.added_keys().map(Box::from).collect(),
+            });
+        }
+        Ok(self.file_report.insert(FileReport {
+            spec: self.spec(),
+            keys,
+            bits_set: self.bloom.bits_set(),
+            file,
+        }))
+    }
+
+    /// Makes a loaded filter this session's: a saved filter holds no keys, so the tutor no
+    /// longer knows which were added.
+    fn replace_with(&mut self, loaded: saved_file::Loaded, touched: bool) -> &FileReport {
+        let spec = loaded.bloom.spec();
+        let shelf = std::mem::take(&mut self.shelf);
+        // `--load` leaves the session untouched, so a script's `# filter:` line is noted and
+        // ignored, as for any filter the command line chose.
+        *self = Session::with_bloom(loaded.bloom);
+        self.shelf = shelf;
+        self.touched = touched;
+        self.adds = loaded.keys;
+        self.memory.add_unknown_keys();
+        self.file_report.insert(FileReport {
+            spec,
+            keys: loaded.keys,
+            bits_set: self.bloom.bits_set(),
+            file: loaded.file,
+        })
+    }
+
+    /// UNION or INTERSECT with the saved filter at `path`, which must have the same shape.
+    fn merge<'l>(
+        &mut self,
+        verb: Verb,
+        how: Merge,
+        path: &'l [u8],
+    ) -> Result<&MergeReport, CommandError<'l>> {
+        let to_error = file_error(verb, path);
+        let file = saved_file::path_of(path)
+            .and_then(|p| saved_file::load(&p))
+            .map_err(&to_error)?;
+        let ours = self.bloom.bits_set();
+        self.bloom
+            .merge(&file.bloom, how)
+            .map_err(|m| to_error(FileError::Shape(m)))?;
+        let example = match how {
+            Merge::Intersect if T::FULL => self.telling_key(&file),
+            Merge::Union | Merge::Intersect => Example::NotAsked,
+        };
+        let keys = self.keys();
+        match how {
+            Merge::Union => {
+                // This filter's keys are all still in; the file's are not known.
+                self.adds = keys.saturating_add(file.keys);
+                self.removes = 0;
+                self.memory.add_unknown_keys();
+            }
+            Merge::Intersect => {
+                // Keys of either filter may be gone: only the file's count bounds what is left.
+                self.memory = memory_for(self.spec());
+                self.memory.add_unknown_keys();
+                self.adds = keys.min(file.keys);
+                self.removes = 0;
+            }
+        }
+        Ok(self.merge_report.insert(MergeReport {
+            how,
+            spec: self.spec(),
+            ours,
+            theirs: file.bloom.bits_set(),
+            after: self.bloom.bits_set(),
+            saturated: self.bloom.counters().map(Counters::saturated),
+            example,
+        }))
+    }
+
+    /// After an INTERSECT: a key in just one of the two sets, among the keys the tutor knows,
+    /// that the intersection answers MAYBE for.
+    fn telling_key(&self, file: &saved_file::Loaded) -> Example {
+        let Some(theirs) = self.shelf.iter().rev().find(|s| s.file == file.file) else {
+            return Example::FileKeysUnknown;
+        };
+        let ours_exact = self.memory.distinct_keys().is_some();
+        let in_theirs = |k: &[u8]| theirs.keys.iter().any(|t| **t == *k);
+        let mut looked_at = 0;
+        // Keys only in this filter, then (when this filter's keys are all known) keys only in
+        // the file's.
+        for key in self.memory.added_keys() {
+            if in_theirs(key) {
+                continue;
+            }
+            looked_at += 1;
+            if self.bloom.check(key) == Answer::Maybe {
+                return Example::Found {
+                    key: key.into(),
+                    ours: true,
+                };
+            }
+        }
+        if ours_exact {
+            for key in &theirs.keys {
+                if self.memory.knows(key) == Knowledge::Added {
+                    continue;
+                }
+                looked_at += 1;
+                if self.bloom.check(key) == Answer::Maybe {
+                    return Example::Found {
+                        key: key.clone(),
+                        ours: false,
+                    };
+                }
+            }
+        }
+        Example::NoneFound { looked_at }
     }
 
     fn explain(&self, key: &[u8]) -> Explanation {
         let spec = self.spec();
         let mut positions = Vec::new();
         spec.positions(key, &mut positions);
-        let mut bits: Vec<(u64, bool)> = Vec::with_capacity(positions.len());
+        let mut bits: Vec<(u64, u8)> = Vec::with_capacity(positions.len());
         for p in positions {
             if !bits.iter().any(|&(q, _)| q == p) {
-                bits.push((p, self.bloom.filter().test(p)));
+                bits.push((p, self.bloom.value(p)));
             }
         }
         Explanation {
@@ -293,10 +740,11 @@ impl<T: Tracer> Session<T> {
         let (m, k) = (spec.bits(), spec.hashes());
         let bits_set = self.bloom.bits_set();
         let distinct = self.memory.distinct_keys();
-        let n = distinct.map_or(self.adds as f64, |d| d as f64);
+        let n = distinct.map_or(self.keys() as f64, |d| d as f64);
         Stats {
             spec,
             adds: self.adds,
+            removes: self.removes,
             distinct,
             full: self.memory.full(),
             bits_set,
@@ -304,8 +752,23 @@ impl<T: Tracer> Session<T> {
             n,
             fp_textbook: theory::fp_textbook(n, m, k),
             keys_from_fill: theory::keys_from_fill(bits_set, m, k),
+            saturated: self.bloom.counters().map(Counters::saturated),
         }
     }
+}
+
+/// What the tutor remembers for a filter of shape `spec`: a counting filter counts every
+/// ADD and REMOVE of each key it knows.
+fn memory_for(spec: FilterSpec) -> Memory {
+    match spec.counting() {
+        Some(_) => Memory::counting(),
+        None => Memory::default(),
+    }
+}
+
+/// Turns a file's error into the command's.
+fn file_error<'l>(verb: Verb, path: &'l [u8]) -> impl Fn(FileError) -> CommandError<'l> {
+    move |error| CommandError::File { verb, path, error }
 }
 
 #[cfg(test)]
@@ -373,7 +836,7 @@ mod tests {
         match s.execute(&Command::Add(b"sun")).unwrap() {
             Outcome::Added { probe, .. } => {
                 assert_eq!(probe.positions, [22, 39]);
-                assert_eq!(probe.was_set, [true, true]);
+                assert_eq!(probe.before, [1, 1]);
             }
             other => panic!("ADD gave {other:?}"),
         }
@@ -435,5 +898,202 @@ mod tests {
         assert_eq!(s.bloom.bits_set(), 0);
         assert_eq!(s.memory.knows(b"fig"), Knowledge::NeverAdded);
         assert_eq!(run(&mut s, &["CHECK fig"]), ["No"]);
+    }
+
+    fn counting(bits: u8) -> FilterSpec {
+        FilterSpec::lesson().with_counters(Some(bits)).unwrap()
+    }
+
+    #[test]
+    fn removing_a_false_positive_names_the_keys_it_hurt() {
+        let mut s = TracedSession::new(counting(4));
+        run(&mut s, &["ADD fig", "ADD lime", "ADD date"]);
+        let Ok(Outcome::Removed(r)) = s.execute(&Command::Remove(b"sun")) else {
+            panic!("REMOVE sun in a counting filter runs");
+        };
+        assert_eq!(r.facts.knew, Knowledge::NeverAdded);
+        let hurt: Vec<(&[u8], &[u64], bool)> = r
+            .facts
+            .victims
+            .iter()
+            .map(|v| (&*v.key, &v.positions[..], v.now_no))
+            .collect();
+        assert_eq!(
+            hurt,
+            [
+                (&b"lime"[..], &[39][..], true),
+                (&b"date"[..], &[22][..], true)
+            ]
+        );
+        assert_eq!((r.facts.lost, r.facts.false_negatives), (2, 2));
+        assert_eq!(run(&mut s, &["CHECK date", "CHECK fig"]), ["No", "Maybe"]);
+    }
+
+    #[test]
+    fn removing_an_added_key_hurts_no_one() {
+        let mut s = TracedSession::new(counting(4));
+        run(&mut s, &["ADD date", "ADD sun", "ADD sun"]);
+        let Ok(Outcome::Removed(r)) = s.execute(&Command::Remove(b"sun")) else {
+            panic!("REMOVE sun runs");
+        };
+        assert_eq!(
+            (r.facts.knew, r.facts.now),
+            (Knowledge::Added, Knowledge::Added)
+        );
+        assert!(r.facts.victims.is_empty());
+        run(&mut s, &["REMOVE sun"]);
+        assert_eq!(s.memory.knows(b"sun"), Knowledge::Removed);
+        assert_eq!(run(&mut s, &["CHECK date", "CHECK sun"]), ["Maybe", "No"]);
+        assert_eq!(
+            s.execute(&Command::Remove(b"sun")).unwrap_err(),
+            CommandError::NotInFilter {
+                position: 39,
+                count: 0,
+                uses: 1
+            }
+        );
+    }
+
+    #[test]
+    fn counts_needs_a_counting_filter() {
+        let mut s = PlainSession::new(FilterSpec::lesson());
+        assert_eq!(
+            s.execute(&Command::Counts).unwrap_err(),
+            CommandError::NoCounters
+        );
+        let mut s = PlainSession::new(counting(3));
+        run(&mut s, &["ADD fig", "ADD fig"]);
+        match s.execute(&Command::Counts).unwrap() {
+            Outcome::Counts { counters, .. } => {
+                assert_eq!((counters.get(54), counters.get(45)), (2, 2));
+            }
+            other => panic!("COUNTS gave {other:?}"),
+        }
+    }
+
+    /// A folder inside the current one, as scripts must name their files.
+    fn local_dir() -> tempfile::TempDir {
+        tempfile::tempdir_in(".").expect("a folder in the current folder")
+    }
+
+    fn local(dir: &tempfile::TempDir, name: &str) -> Vec<u8> {
+        let name = dir
+            .path()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+            + "/"
+            + name;
+        name.into_bytes()
+    }
+
+    #[test]
+    fn save_then_load_gives_the_filter_back_and_forgets_the_keys() {
+        let dir = local_dir();
+        let file = local(&dir, "f.bloom");
+        let mut s = TracedSession::new(counting(4));
+        run(&mut s, &["ADD fig", "ADD lime", "ADD fig", "REMOVE lime"]);
+        s.execute(&Command::Save(&file)).unwrap();
+        let mut t = TracedSession::new(FilterSpec::lesson());
+        match t.execute(&Command::Load(&file)).unwrap() {
+            Outcome::Loaded { report, .. } => {
+                assert_eq!(report.spec, counting(4));
+                assert_eq!(report.keys, 2, "three ADDs less one REMOVE");
+            }
+            other => panic!("LOAD gave {other:?}"),
+        }
+        assert_eq!(t.bloom.counters(), s.bloom.counters());
+        assert_eq!(t.memory.knows(b"fig"), Knowledge::Unknown);
+        assert!(!t.is_untouched());
+    }
+
+    #[test]
+    fn a_failed_load_changes_nothing() {
+        let dir = local_dir();
+        let file = local(&dir, "notes.txt");
+        std::fs::write(std::str::from_utf8(&file).unwrap(), b"not a filter").unwrap();
+        let mut s = TracedSession::new(FilterSpec::lesson());
+        run(&mut s, &["ADD fig"]);
+        let err = s.execute(&Command::Load(&file)).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                CommandError::File {
+                    verb: Verb::Load,
+                    error: FileError::Format(crate::engine::saved::FormatError::Foreign),
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert_eq!(run(&mut s, &["CHECK fig"]), ["Maybe"]);
+        assert_eq!(s.memory.knows(b"fig"), Knowledge::Added);
+    }
+
+    #[test]
+    fn intersect_points_at_a_key_from_one_set_that_still_says_maybe() {
+        let dir = local_dir();
+        let file = local(&dir, "sun.bloom");
+        let mut s = TracedSession::new(FilterSpec::lesson());
+        run(&mut s, &["ADD sun"]);
+        s.execute(&Command::Save(&file)).unwrap();
+        run(&mut s, &["CLEAR", "ADD date", "ADD lime"]);
+        match s.execute(&Command::Intersect(&file)).unwrap() {
+            Outcome::Merged { report, .. } => {
+                assert_eq!((report.ours, report.theirs, report.after), (4, 2, 2));
+                assert_eq!(
+                    report.example,
+                    Example::Found {
+                        key: b"sun".to_vec().into_boxed_slice(),
+                        ours: false
+                    }
+                );
+            }
+            other => panic!("INTERSECT gave {other:?}"),
+        }
+        assert_eq!(s.memory.knows(b"date"), Knowledge::Unknown);
+    }
+
+    #[test]
+    fn union_keeps_this_filters_keys_known() {
+        let dir = local_dir();
+        let file = local(&dir, "a.bloom");
+        let mut s = TracedSession::new(FilterSpec::lesson());
+        run(&mut s, &["ADD sun"]);
+        s.execute(&Command::Save(&file)).unwrap();
+        run(
+            &mut s,
+            &[
+                "CLEAR",
+                "ADD fig",
+                &format!("UNION {}", String::from_utf8_lossy(&file)),
+            ],
+        );
+        assert_eq!(s.memory.knows(b"fig"), Knowledge::Added);
+        assert_eq!(s.memory.knows(b"sun"), Knowledge::Unknown);
+        assert_eq!(s.adds, 2);
+        assert_eq!(run(&mut s, &["CHECK sun"]), ["Maybe"]);
+    }
+
+    #[test]
+    fn file_commands_refuse_paths_outside_the_current_folder() {
+        let mut s = PlainSession::new(FilterSpec::lesson());
+        for cmd in [
+            Command::Save(b"/tmp/x.bloom"),
+            Command::Load(b"../x.bloom"),
+            Command::Union(b"/dev/zero"),
+        ] {
+            assert!(
+                matches!(
+                    s.execute(&cmd),
+                    Err(CommandError::File {
+                        error: FileError::Path(_),
+                        ..
+                    })
+                ),
+                "{cmd:?}"
+            );
+        }
     }
 }

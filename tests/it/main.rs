@@ -9,3 +9,4 @@ mod pipe;
 mod printed_commands;
 mod properties;
 mod repl;
+mod saved_files;

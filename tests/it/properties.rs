@@ -61,9 +61,21 @@ fn uses_tutor_only_words(script: &[u8]) -> bool {
     script.split(|&b| b == b'\n').any(|line| {
         let word = line.split(|&b| b == b' ').next().unwrap_or(b"");
         let word = word.strip_suffix(b"\r").unwrap_or(word);
-        ["EXPLAIN", "STATS", "CLEAR", "HELP", "QUIT", "EXIT"]
-            .iter()
-            .any(|w| word.eq_ignore_ascii_case(w.as_bytes()))
+        [
+            "EXPLAIN",
+            "STATS",
+            "CLEAR",
+            "HELP",
+            "QUIT",
+            "EXIT",
+            "COUNTS",
+            "SAVE",
+            "LOAD",
+            "UNION",
+            "INTERSECT",
+        ]
+        .iter()
+        .any(|w| word.eq_ignore_ascii_case(w.as_bytes()))
     })
 }
 
@@ -136,6 +148,12 @@ fn any_spec() -> impl Strategy<Value = FilterSpec> {
         })
 }
 
+/// Any spec, plain or counting with counters of 1 to 8 bits.
+fn any_shape() -> impl Strategy<Value = FilterSpec> {
+    (any_spec(), prop::option::of(1u8..=8))
+        .prop_map(|(spec, bits)| spec.with_counters(bits).expect("widths 1 to 8 are valid"))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -160,7 +178,7 @@ proptest! {
     }
 
     #[test]
-    fn any_bytes_run_without_panic(bytes in prop::collection::vec(any::<u8>(), 0..400), spec in any_spec(), explain in any::<bool>()) {
+    fn any_bytes_run_without_panic(bytes in prop::collection::vec(any::<u8>(), 0..400), spec in any_shape(), explain in any::<bool>()) {
         let _ = run_in_process(&bytes, spec, explain);
     }
 }
@@ -210,6 +228,9 @@ fn tutor_script() -> impl Strategy<Value = Vec<u8>> {
         "HELP add",
         "CLEAR",
         "explain \u{e9}",
+        "REMOVE fig",
+        "REMOVE sun",
+        "COUNTS",
     ])
     .prop_map(|s| s.as_bytes().to_vec());
     prop::collection::vec(prop_oneof![4 => line(), 1 => extra], 0..40)
@@ -221,7 +242,7 @@ proptest! {
 
     /// `bloom-tutor --explain s | grep -v '^#'` prints what `bloom-tutor s` prints.
     #[test]
-    fn commentary_is_only_ever_hash_lines(script in tutor_script(), spec in any_spec()) {
+    fn commentary_is_only_ever_hash_lines(script in tutor_script(), spec in any_shape()) {
         let (plain, bad_plain) = run_in_process(&script, spec, false);
         let (explained, bad_explained) = run_in_process(&script, spec, true);
         prop_assert_eq!(bad_plain, bad_explained);
@@ -231,5 +252,177 @@ proptest! {
         if !uses_tutor_only_words(&script) {
             prop_assert_eq!(&kept, &String::from_utf8_lossy(&plain).into_owned());
         }
+    }
+}
+
+/// A line of ADD, CHECK and BITS, with noise, but never REMOVE: the protocol a plain filter
+/// and a counting filter share.
+fn protocol_line() -> impl Strategy<Value = Vec<u8>> {
+    line().prop_filter("no REMOVE", |l| {
+        !l.get(..6)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"remove"))
+    })
+}
+
+/// Keys for commands: any bytes but the line end and CR (which the reader strips).
+fn key() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        any::<u8>().prop_filter("not a line end", |b| *b != b'\n' && *b != b'\r'),
+        1..10,
+    )
+}
+
+/// `word key` lines, one per key.
+fn lines_of(word: &str, keys: &[Vec<u8>]) -> Vec<u8> {
+    keys.iter()
+        .flat_map(|k| [word.as_bytes(), b" ", k, b"\n"].concat())
+        .collect()
+}
+
+/// A folder inside the current one, for the relative paths scripts must use, and a file
+/// name in it.
+fn local_file(name: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir_in(".").expect("a folder in the current folder");
+    let file = format!(
+        "{}/{name}",
+        dir.path()
+            .file_name()
+            .expect("a temporary folder has a name")
+            .to_string_lossy()
+    );
+    (dir, file)
+}
+
+/// Runs `script` on a filter of shape `spec`, as a plain script would.
+fn run_on(spec: FilterSpec, script: &[u8]) -> (Vec<u8>, u64) {
+    run_in_process(script, spec, false)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A counting filter gives a plain filter's answers to any script of ADD, CHECK and
+    /// BITS, bad lines included.
+    #[test]
+    fn counting_answers_as_plain(
+        lines in prop::collection::vec(protocol_line(), 0..40),
+        spec in any_spec(),
+        bits in 1u8..=8,
+    ) {
+        let script = lines.join(&b"\n"[..]);
+        let plain = run_on(spec, &script);
+        let counted = run_on(spec.with_counters(Some(bits)).expect("valid width"), &script);
+        prop_assert_eq!(String::from_utf8_lossy(&counted.0), String::from_utf8_lossy(&plain.0));
+        prop_assert_eq!(counted.1, plain.1, "bad lines");
+    }
+
+    /// ADD then REMOVE of the same keys, in any order, brings every counter back to 0,
+    /// but for counters that were full at some point, which stay full.
+    #[test]
+    fn add_then_remove_leaves_only_saturated_counters(
+        (keys, order) in prop::collection::vec(key(), 1..30)
+            .prop_flat_map(|keys| (Just(keys.clone()), Just(keys).prop_shuffle())),
+        spec in any_spec(),
+        bits in 1u8..=8,
+    ) {
+        let spec = spec.with_counters(Some(bits)).expect("valid width");
+        let mut script = lines_of("ADD", &keys);
+        script.extend(lines_of("REMOVE", &order));
+        script.extend(b"COUNTS\n");
+        let (out, bad) = run_on(spec, &script);
+        prop_assert_eq!(bad, 0, "a REMOVE of an added key was refused");
+        // How high each counter would have gone with no cap.
+        let mut uncapped = vec![0u32; spec.bits() as usize];
+        let mut positions = Vec::new();
+        for k in &keys {
+            spec.positions(k, &mut positions);
+            for &p in &positions {
+                uncapped[p as usize] += 1;
+            }
+        }
+        let max = (1u32 << bits) - 1;
+        let text = String::from_utf8_lossy(&out);
+        let counts: Vec<u32> = text
+            .trim_end()
+            .split(' ')
+            .map(|c| c.parse().expect("COUNTS prints numbers"))
+            .collect();
+        prop_assert_eq!(counts.len(), uncapped.len());
+        for (pos, (&got, &peak)) in counts.iter().zip(&uncapped).enumerate() {
+            let want = if peak >= max { max } else { 0 };
+            prop_assert_eq!(got, want, "counter {} went up to {} of {}", pos, peak, max);
+        }
+    }
+
+    /// SAVE then LOAD gives back the same BITS, COUNTS and answers, for every scheme, size
+    /// and kind of filter.
+    #[test]
+    fn save_then_load_gives_the_filter_back(
+        added in prop::collection::vec(key(), 0..30),
+        checked in prop::collection::vec(key(), 0..20),
+        spec in any_shape(),
+    ) {
+        let (_dir, file) = local_file("f.bloom");
+        let mut looks = b"BITS\nCOUNTS\n".to_vec();
+        looks.extend(lines_of("CHECK", &added));
+        looks.extend(lines_of("CHECK", &checked));
+        let mut first = lines_of("ADD", &added);
+        first.extend(format!("SAVE {file}\n").as_bytes());
+        first.extend(&looks);
+        let mut second = format!("LOAD {file}\n").into_bytes();
+        second.extend(&looks);
+        let (before, bad_before) = run_on(spec, &first);
+        let (after, bad_after) = run_on(FilterSpec::lesson(), &second);
+        prop_assert_eq!(String::from_utf8_lossy(&after), String::from_utf8_lossy(&before));
+        prop_assert_eq!(bad_after, bad_before, "COUNTS is a bad line on a plain filter only");
+    }
+
+    /// UNION with a saved filter gives the filter that adding both sets of keys gives.
+    #[test]
+    fn union_equals_adding_both_key_sets(
+        ours in prop::collection::vec(key(), 0..20),
+        theirs in prop::collection::vec(key(), 0..20),
+        spec in any_shape(),
+    ) {
+        let (_dir, file) = local_file("theirs.bloom");
+        let mut merged = lines_of("ADD", &theirs);
+        merged.extend(format!("SAVE {file}\nCLEAR\n").as_bytes());
+        merged.extend(lines_of("ADD", &ours));
+        merged.extend(format!("UNION {file}\nBITS\nCOUNTS\n").as_bytes());
+        let mut added = lines_of("ADD", &ours);
+        added.extend(lines_of("ADD", &theirs));
+        added.extend(b"BITS\nCOUNTS\n");
+        let (got, _) = run_on(spec, &merged);
+        let (want, _) = run_on(spec, &added);
+        prop_assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(&want));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any one byte of a saved file changed is refused, and the filter stays as it was.
+    #[test]
+    fn a_corrupted_byte_anywhere_is_refused(
+        added in prop::collection::vec(key(), 0..20),
+        spec in any_shape(),
+        at in any::<prop::sample::Index>(),
+        flip in 1u8..=255,
+    ) {
+        let (_dir, file) = local_file("f.bloom");
+        let mut script = lines_of("ADD", &added);
+        script.extend(format!("SAVE {file}\n").as_bytes());
+        run_on(spec, &script);
+        let mut bytes = std::fs::read(&file).expect("the saved file is there");
+        let i = at.index(bytes.len());
+        bytes[i] ^= flip;
+        std::fs::write(&file, &bytes).expect("the changed file is written");
+        let probe = format!("ADD fig\nBITS\nLOAD {file}\nBITS\n");
+        let (out, bad) = run_on(FilterSpec::lesson(), probe.as_bytes());
+        prop_assert_eq!(bad, 1, "byte {} xor {:#x} was accepted", i, flip);
+        let text = String::from_utf8_lossy(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        prop_assert_eq!(lines.len(), 2);
+        prop_assert_eq!(lines[0], lines[1], "a refused LOAD changed the filter");
     }
 }

@@ -366,3 +366,27 @@ fn notes_wrap_between_words_at_the_window_width() {
         p.exp_eof().unwrap();
     }
 }
+
+#[test]
+fn a_counting_filter_removes_and_counts_at_the_prompt() {
+    let state = tempfile::tempdir().unwrap();
+    let mut p = start(state.path(), &["--counting", "--no-history"]);
+    p.send_line("ADD fig").unwrap();
+    p.exp_string("counters 54: 0 to 1, 45: 0 to 1")
+        .expect("ADD names the counters it raised");
+    p.exp_string("bloom> ").unwrap();
+    p.send_line("REMOVE fig").unwrap();
+    p.exp_string("fig was added, so its counts come out")
+        .expect("REMOVE of an added key says so");
+    p.exp_string("bloom> ").unwrap();
+    p.send_line("REMOVE fig").unwrap();
+    p.exp_string("REMOVE refused: counter 54 is 0")
+        .expect("a second REMOVE is refused with the reason");
+    p.exp_string("bloom> ").expect("and the session goes on");
+    p.send_line("COUNTS").unwrap();
+    p.exp_string("0 0 0 0").expect("COUNTS prints the counters");
+    p.exp_string("bloom> ").unwrap();
+    p.send_control('d').unwrap();
+    p.exp_eof().expect("Ctrl-D ends the session");
+    assert_eq!(exit_code(&p), 0);
+}
