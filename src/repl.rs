@@ -214,7 +214,9 @@ fn run_line(
 /// type first.
 fn greeting(spec: FilterSpec) -> [String; 2] {
     let scheme = spec.scheme();
-    let filter = if FilterSpec::new(scheme, None, None).is_ok_and(|own| own == spec) {
+    // The filter the scheme is taught with, counters or not.
+    let taught = FilterSpec::new(scheme, None, None).ok();
+    let filter = if taught.is_some() && spec.with_counters(None).ok() == taught {
         format!(
             "{} (m = {}, k = {})",
             filter_name(scheme),
