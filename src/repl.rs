@@ -212,7 +212,7 @@ fn run_line(
 
 /// The first lines of a session, each under 80 columns: which filter this is, and what to
 /// type first.
-fn greeting(spec: FilterSpec) -> [String; 2] {
+fn greeting(spec: FilterSpec) -> Vec<String> {
     let scheme = spec.scheme();
     // The filter the scheme is taught with, counters or not.
     let taught = FilterSpec::new(scheme, None, None).ok();
@@ -231,11 +231,12 @@ fn greeting(spec: FilterSpec) -> [String; 2] {
         )
     };
     match spec.counter_bits() {
-        Some(b) => [
-            format!("bloom-tutor: {filter}, counting with {b}-bit counters, all 0."),
+        Some(b) => vec![
+            format!("bloom-tutor: {filter}, all 0."),
+            format!("Each position is a {b}-bit counter: ADD adds 1, REMOVE takes 1 away."),
             "Try ADD fig, REMOVE fig and COUNTS. HELP lists commands; Ctrl-D leaves.".to_string(),
         ],
-        None => [
+        None => vec![
             format!("bloom-tutor: {filter}, all bits 0."),
             "Try ADD fig, then CHECK fig and BITS. HELP lists commands; Ctrl-D leaves.".to_string(),
         ],
