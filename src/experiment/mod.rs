@@ -435,6 +435,14 @@ fn run_with(
         }
     }
     writeln!(out)?;
+    let legend = "measured: the share of keys never added that answered MAYBE; (X/m)^k: the \
+                  same chance worked out from X, the number of bits set; textbook: \
+                  (1 - e^(-kn/m))^k, worked out from n alone.";
+    let width = crate::render::wrap::Width::for_stdout().columns();
+    for line in crate::render::wrap::wrap_line(legend, width) {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out)?;
 
     let mut series = vec![Series {
         label: "theory (1 - e^(-kn/m))^k".to_string(),

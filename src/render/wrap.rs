@@ -27,7 +27,8 @@ impl Width {
         }
     }
 
-    fn columns(self) -> usize {
+    /// The number of columns now.
+    pub(crate) fn columns(self) -> usize {
         match self {
             Width::Fixed(n) => n,
             Width::Terminal => textwrap::termwidth(),
