@@ -9,6 +9,7 @@ use crate::engine::bloom::Tracer;
 use crate::engine::filter::OutOfMemory;
 use crate::engine::scheme::FilterSpec;
 use crate::escape::escaped;
+use crate::render::commentary::Role;
 use crate::render::{answers, commentary};
 use crate::script::command::{self, Command, LineError};
 use crate::script::directive::{self, DirectiveError};
@@ -205,16 +206,10 @@ impl ScriptRunner {
 /// for ADD, CHECK and CLEAR only with `explain`), then the answer.
 #[inline(always)]
 fn render(outcome: &Outcome<'_>, explain: bool, out: &mut impl Write) -> io::Result<()> {
-    let commented = match outcome {
-        Outcome::Added { .. }
-        | Outcome::Checked { .. }
-        | Outcome::Cleared { .. }
-        | Outcome::Removed(_)
-        | Outcome::Saved { .. }
-        | Outcome::Loaded { .. }
-        | Outcome::Merged { .. } => explain,
-        Outcome::Explained(_) | Outcome::Stats(_) | Outcome::Help(_) => true,
-        Outcome::Bits { .. } | Outcome::Counts { .. } | Outcome::Quit => false,
+    let commented = match commentary::role(outcome) {
+        Role::Note => explain,
+        Role::Text => true,
+        Role::None => false,
     };
     if commented {
         for line in commentary::lines(outcome) {

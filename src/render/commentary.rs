@@ -11,6 +11,34 @@ use crate::script::session::{
 };
 use crate::units::{percent, rate};
 
+/// What an outcome's commentary is to the person reading it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// A note on a command that changes or asks the filter (ADD, CHECK, REMOVE, CLEAR,
+    /// SAVE, LOAD, UNION, INTERSECT): shown in the REPL, and in scripts with `--explain`.
+    Note,
+    /// The whole answer of a command that is there to explain (EXPLAIN, STATS, HELP).
+    Text,
+    /// No words: BITS, COUNTS and QUIT (the terminal lays out BITS and COUNTS itself).
+    None,
+}
+
+/// The role of an outcome's commentary, the one place that says which commands have which.
+#[inline(always)]
+pub(crate) fn role(outcome: &Outcome<'_>) -> Role {
+    match outcome {
+        Outcome::Added { .. }
+        | Outcome::Checked { .. }
+        | Outcome::Cleared { .. }
+        | Outcome::Removed(_)
+        | Outcome::Saved { .. }
+        | Outcome::Loaded { .. }
+        | Outcome::Merged { .. } => Role::Note,
+        Outcome::Explained(_) | Outcome::Stats(_) | Outcome::Help(_) => Role::Text,
+        Outcome::Bits { .. } | Outcome::Counts { .. } | Outcome::Quit => Role::None,
+    }
+}
+
 /// The commentary lines for an outcome: one line for ADD, CHECK and CLEAR; a few for REMOVE,
 /// SAVE, LOAD, UNION and INTERSECT; the whole text of EXPLAIN, STATS and HELP; nothing for
 /// BITS, COUNTS and QUIT.

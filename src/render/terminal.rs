@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use crate::render::commentary::Role;
 use crate::render::{answers, commentary};
 use crate::script::session::Outcome;
 
@@ -179,24 +180,22 @@ pub(crate) fn show(outcome: &Outcome<'_>, style: Style, out: &mut impl Write) ->
                 writeln!(out, "{}", style.note(&note))?;
             }
         }
-        Outcome::Added { .. }
-        | Outcome::Checked { .. }
-        | Outcome::Cleared { .. }
-        | Outcome::Removed(_)
-        | Outcome::Saved { .. }
-        | Outcome::Loaded { .. }
-        | Outcome::Merged { .. } => {
-            answers::write(outcome, out)?;
-            for line in commentary::lines(outcome) {
-                writeln!(out, "{}", style.note(&line))?;
+        // Every other outcome is laid out by its role, which `commentary::role` gives for
+        // each one by name.
+        _ => match commentary::role(outcome) {
+            Role::Note => {
+                answers::write(outcome, out)?;
+                for line in commentary::lines(outcome) {
+                    writeln!(out, "{}", style.note(&line))?;
+                }
             }
-        }
-        Outcome::Explained(_) | Outcome::Stats(_) | Outcome::Help(_) => {
-            for line in commentary::lines(outcome) {
-                writeln!(out, "{line}")?;
+            Role::Text => {
+                for line in commentary::lines(outcome) {
+                    writeln!(out, "{line}")?;
+                }
             }
-        }
-        Outcome::Quit => {}
+            Role::None => {}
+        },
     }
     Ok(())
 }
