@@ -214,7 +214,11 @@ pub struct CalcArgs {
 /// `bloom-tutor grade -- PROGRAM [ARGS...]`
 #[derive(Debug, Args)]
 pub struct GradeArgs {
-    /// List the built-in cases
+    /// The exercise's filter: --scheme, and -m/-k for a teacher's variant of another size
+    #[command(flatten)]
+    pub filter: FilterArgs,
+
+    /// List the cases
     #[arg(long, conflicts_with_all = ["show", "case"])]
     pub list: bool,
 
@@ -222,21 +226,77 @@ pub struct GradeArgs {
     #[arg(long, value_name = "NAME")]
     pub show: Option<String>,
 
-    /// Run only this case
+    /// With --show, print only the script, byte for byte, to save and feed to a program
+    #[arg(long, requires = "show")]
+    pub raw: bool,
+
+    /// Write every case to DIR as NAME.in (the script) and NAME.out (the expected answers)
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["show", "list"])]
+    pub save: Option<PathBuf>,
+
+    /// Run only this case (repeat for more)
     #[arg(long, value_name = "NAME")]
-    pub case: Option<String>,
+    pub case: Vec<String>,
+
+    /// Add N generated cases, named random-SEED-1 to random-SEED-N
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub random: u32,
+
+    /// Seed for --random: the same seed gives the same cases (default: a new one, printed)
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Cases run at once (default: the number of cores)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
 
     /// Seconds each case may take before the program is stopped
     #[arg(long, value_name = "SECS", default_value_t = 5.0, value_parser = parse_timeout)]
     pub timeout: f64,
 
-    /// Write the report as JSON, for course tooling
-    #[arg(long)]
+    /// Report format: human, json (for course tooling), exercism (results.json) or junit
+    #[arg(long, value_name = "FORMAT", default_value = "human")]
+    pub format: GradeFormat,
+
+    /// The same as --format json
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+
+    /// Summarise a class from JSON reports (one per student), instead of grading
+    #[arg(long, value_name = "REPORT", num_args = 1.., conflicts_with_all = ["show", "list", "save"])]
+    pub class: Vec<PathBuf>,
+
+    /// Run one program for a grader (internal)
+    #[arg(long, hide = true)]
+    pub worker: bool,
 
     /// The program to grade and its arguments, after `--` (run directly, not through a shell)
     #[arg(last = true, value_name = "PROGRAM")]
     pub program: Vec<OsString>,
+}
+
+/// How `grade` writes its report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GradeFormat {
+    /// For a person, case by case as they finish
+    Human,
+    /// The report as JSON, for course tooling and `grade --class`
+    Json,
+    /// Exercism's test-runner results.json (version 2)
+    Exercism,
+    /// JUnit XML, which CI systems display
+    Junit,
+}
+
+impl GradeArgs {
+    /// The format asked for, `--json` included.
+    pub fn format(&self) -> GradeFormat {
+        if self.json {
+            GradeFormat::Json
+        } else {
+            self.format
+        }
+    }
 }
 
 fn parse_timeout(s: &str) -> Result<f64, String> {

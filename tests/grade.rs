@@ -73,7 +73,7 @@ fn a_correct_python_solution_passes() {
     let out = grade(&[], &["python3", &fixture("correct.py")]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("15 of 15 case(s) passed"), "{text}");
+    assert!(text.contains("16 of 16 case(s) passed"), "{text}");
 }
 
 #[test]
@@ -134,13 +134,13 @@ fn the_human_report_shows_the_first_wrong_answer() {
     assert!(text.contains("FAIL   anagrams"), "{text}");
     assert!(
         text.contains(
-            "first wrong answer: output line 3, the answer to `CHECK pots` (script line 5)"
+            "first wrong answer: output line 3, the answer to CHECK \"pots\" (script line 5)"
         ),
         "{text}"
     );
     assert!(text.contains("expected: \"MAYBE\\n\""), "{text}");
     assert!(text.contains("got:      \"NO\\n\""), "{text}");
-    assert!(text.contains(">   5 | CHECK pots"), "{text}");
+    assert!(text.contains(">   5 | CHECK \"pots\""), "{text}");
     assert!(text.contains("likely mistake [h2-from-zero]"), "{text}");
     assert!(text.contains("0 of 1 case(s) passed, 1 failed"), "{text}");
 }
@@ -211,7 +211,7 @@ fn cases_can_be_listed_and_shown() {
     assert!(list.lines().count() >= 12, "{list}");
     let out = grade(&["--show", "lesson-trace"], &[]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("  ADD fig"), "{text}");
+    assert!(text.contains("  ADD \"fig\""), "keys are quoted: {text}");
     assert!(
         text.contains("  0000000000000000000000100100001000000001000001000000001000000000"),
         "{text}"
@@ -234,11 +234,14 @@ fn two_mistakes_at_once_are_both_named() {
             case["name"]
         );
     }
-    let both = serde_json::json!(["h2-from-zero", "bits-reversed"]);
-    assert!(
-        failing.iter().any(|c| c["mistakes"] == both),
-        "no case names both mistakes: {report:#}"
-    );
+    // In lesson-trace the BITS line is the first wrong answer: the reversal comes first.
+    let trace = failing
+        .iter()
+        .find(|c| c["name"] == "lesson-trace")
+        .expect("lesson-trace fails");
+    let both = serde_json::json!(["bits-reversed", "h2-from-zero"]);
+    assert_eq!(trace["mistakes"], both, "{report:#}");
+    assert_eq!(trace["explained"], true, "{report:#}");
     let out = grade(
         &["--case", "lesson-trace"],
         &["python3", &fixture("two_mistakes.py")],

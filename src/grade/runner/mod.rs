@@ -90,6 +90,8 @@ pub enum RunError {
     Io(io::Error),
     /// A signal to the grader asked it to stop; the program was stopped first.
     Interrupted(i32),
+    /// The grader's worker process that ran the program failed, in words.
+    Worker(String),
 }
 
 impl fmt::Display for RunError {
@@ -129,6 +131,7 @@ impl fmt::Display for RunError {
                 write!(f, ": {err}")
             }
             RunError::Io(err) => write!(f, "could not watch the running program: {err}"),
+            RunError::Worker(what) => write!(f, "the grader could not run the program: {what}"),
             RunError::Interrupted(signal) => match interrupt::signal_name(*signal) {
                 Some(name) => write!(f, "interrupted by {name}"),
                 None => write!(f, "interrupted by signal {signal}"),
@@ -160,6 +163,41 @@ pub fn run(
     stop: &Stop,
 ) -> Result<Run, RunError> {
     run_with(program, input, limits, stop, sys::prepare, sys::supervise)
+}
+
+/// Runs one of the grader's own worker processes (`program`, which runs a learner's program
+/// and stops everything that started), with `input` on stdin, within `limits`. Unlike
+/// [`run`], any number may run at once: each worker stops its own program's processes, so
+/// this one only asks the worker to stop (SIGTERM) when a stop is requested or it overruns,
+/// and kills it if it does not end within a few seconds.
+#[cfg(unix)]
+pub fn run_worker(
+    program: &[OsString],
+    input: &[u8],
+    limits: Limits,
+    stop: &Stop,
+) -> Result<Run, RunError> {
+    let (path, args) = program.split_first().ok_or(RunError::NoProgram)?;
+    if let Some(signal) = stop.signal() {
+        return Err(RunError::Interrupted(signal));
+    }
+    let mut command = Command::new(path);
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    unix::prepare(&mut command);
+    let child = command.spawn().map_err(|err| start_error(path, err))?;
+    unix::supervise_worker(child, input, limits, stop)
+}
+
+/// Kills and reaps every process descended from this one (on Linux; elsewhere does
+/// nothing): for the end of a grading run, when no program should be left, in case a worker
+/// was killed before it could stop its own.
+pub fn stop_leftovers() {
+    #[cfg(unix)]
+    tree::sweep_descendants();
 }
 
 type Supervise = fn(std::process::Child, &[u8], Limits, &Stop) -> Result<Run, RunError>;
@@ -379,6 +417,7 @@ mod tests {
                 RunError::CannotStart(..) => "CannotStart",
                 RunError::Io(_) => "Io",
                 RunError::Interrupted(_) => "Interrupted",
+                RunError::Worker(_) => "Worker",
             };
             assert_eq!(kind, want, "{program:?}: {err}");
         }

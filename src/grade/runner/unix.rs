@@ -67,6 +67,61 @@ pub(super) fn supervise(
     Ok(pipes.into_run(end))
 }
 
+/// How long a worker process has to stop its program and end once asked to.
+const WORKER_GRACE: Duration = Duration::from_secs(5);
+
+/// As [`supervise`], for one of the grader's worker processes, which stops its own
+/// program's processes: it is asked to stop with SIGTERM when a stop is requested or it
+/// overruns its time, and killed only if it has not ended [`WORKER_GRACE`] later.
+pub(super) fn supervise_worker(
+    mut child: Child,
+    input: &[u8],
+    limits: Limits,
+    stop: &Stop,
+) -> Result<Run, RunError> {
+    let deadline = Instant::now() + limits.timeout;
+    let mut pipes = match Pipes::new(&mut child, input, limits.output_cap) {
+        Ok(pipes) => pipes,
+        Err(err) => {
+            end_worker(&mut child);
+            return Err(RunError::Io(err));
+        }
+    };
+    let ended = watch(&mut child, &mut pipes, deadline, stop);
+    if !matches!(
+        ended,
+        Ok(Watched::Ended(End::Exited(_) | End::Signalled(_)))
+    ) {
+        end_worker(&mut child);
+    }
+    let end = match ended {
+        Ok(Watched::Ended(end)) => end,
+        Ok(Watched::Stopped(signal)) => return Err(RunError::Interrupted(signal)),
+        Err(err) => return Err(RunError::Io(err)),
+    };
+    pipes.drain(Instant::now() + DRAIN_GRACE);
+    Ok(pipes.into_run(end))
+}
+
+/// Asks a worker to stop, gives it [`WORKER_GRACE`] to stop its program and end, then
+/// kills it; reaps it either way.
+fn end_worker(child: &mut Child) {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    if let Ok(pid) = i32::try_from(child.id()) {
+        let _ = kill(Pid::from_raw(pid), Signal::SIGTERM);
+    }
+    let until = Instant::now() + WORKER_GRACE;
+    while Instant::now() < until {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(TICK);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
 /// How watching a run ended.
 enum Watched {
     Ended(End),

@@ -1,0 +1,242 @@
+//! Worker processes: each runs one learner's program for the grader and stops everything it
+//! started, so that several programs can run at once.
+//!
+//! Stopping "everything it started" on Linux means every descendant of the process that
+//! ran it (see `runner`); in one process running several programs, one run's sweep would
+//! kill the others'. So the grader starts `bloom-tutor grade --worker` (its own binary) per
+//! run, which makes itself a subreaper, runs the program with the in-process runner and
+//! sends back what happened. The grader only ever asks a worker to stop (SIGTERM), and a
+//! worker whose grader dies is stopped by the kernel (the parent-death signal).
+//!
+//! The exchange is one JSON line and raw bytes each way: the request, then the script; the
+//! response, then the program's stdout and the end of its stderr.
+
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::interrupt::Stop;
+use super::runner::{self, End, Limits, Run, RunError};
+
+/// The longest request or response line: a program's words, a few numbers.
+const HEADER_CAP: u64 = 1 << 20;
+
+/// The most script a worker takes: the longest teacher case the grader reads, and more.
+const INPUT_CAP: u64 = 256 << 20;
+
+/// Time a worker may take beyond its program's timeout: starting, stopping the program's
+/// processes, reading what is left in the pipes.
+const WORKER_MARGIN: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Request {
+    /// The program and its arguments, as bytes.
+    program: Vec<Vec<u8>>,
+    timeout_secs: f64,
+    output_cap: usize,
+    input_len: u64,
+    /// The grader's pid: a worker whose parent is already another has lost its grader.
+    parent: u32,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+enum WireEnd {
+    Exited(i32),
+    Signalled(i32),
+    TimedOut,
+    Flooded,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Response {
+    end: Option<WireEnd>,
+    /// Why the program could not run, in words.
+    error: Option<String>,
+    /// The signal that stopped the worker while it ran the program.
+    interrupted: Option<i32>,
+    stdout_len: u64,
+    stderr_len: u64,
+}
+
+/// Runs `program` on `input` within `limits` in a worker process, as [`runner::run`] would
+/// in this one. Any number may run at once.
+#[cfg(unix)]
+pub fn run(
+    program: &[OsString],
+    input: &[u8],
+    limits: Limits,
+    stop: &Stop,
+) -> Result<Run, RunError> {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let request = Request {
+        program: program.iter().map(|w| w.as_bytes().to_vec()).collect(),
+        timeout_secs: limits.timeout.as_secs_f64(),
+        output_cap: limits.output_cap,
+        input_len: input.len() as u64,
+        parent: std::process::id(),
+    };
+    let mut bytes = serde_json::to_vec(&request).map_err(|e| RunError::Io(e.into()))?;
+    bytes.push(b'\n');
+    bytes.extend_from_slice(input);
+    let worker = [
+        self_exe(),
+        OsString::from("grade"),
+        OsString::from("--worker"),
+    ];
+    let outer = Limits {
+        timeout: limits.timeout + WORKER_MARGIN,
+        output_cap: limits.output_cap + runner::STDERR_TAIL + HEADER_CAP as usize,
+    };
+    let got = runner::run_worker(&worker, &bytes, outer, stop)?;
+    let trouble = |what: String| {
+        let tail = crate::escape::escape_prefix_of(&got.stderr_tail, 300);
+        RunError::Worker(if tail.is_empty() {
+            what
+        } else {
+            format!("{what}: {tail}")
+        })
+    };
+    if got.end != End::Exited(0) {
+        return Err(trouble(format!(
+            "the worker running it ended: {:?}",
+            got.end
+        )));
+    }
+    let Some(newline) = got.stdout.iter().position(|&b| b == b'\n') else {
+        return Err(trouble("the worker sent no answer".to_string()));
+    };
+    let response: Response = serde_json::from_slice(&got.stdout[..newline])
+        .map_err(|e| trouble(format!("the worker's answer is garbled ({e})")))?;
+    if let Some(signal) = response.interrupted {
+        return Err(RunError::Interrupted(signal));
+    }
+    if let Some(error) = response.error {
+        let program = OsString::from_vec(
+            program
+                .first()
+                .map(|p| p.as_bytes().to_vec())
+                .unwrap_or_default(),
+        );
+        return Err(RunError::CannotStart(program, io::Error::other(error)));
+    }
+    let rest = &got.stdout[newline + 1..];
+    let (out_len, err_len) = (response.stdout_len as usize, response.stderr_len as usize);
+    if rest.len() != out_len.saturating_add(err_len) {
+        return Err(trouble("the worker's answer is cut short".to_string()));
+    }
+    let end = match response.end {
+        Some(WireEnd::Exited(code)) => End::Exited(code),
+        Some(WireEnd::Signalled(signal)) => End::Signalled(signal),
+        Some(WireEnd::TimedOut) => End::TimedOut,
+        Some(WireEnd::Flooded) => End::Flooded,
+        None => return Err(trouble("the worker's answer has no end".to_string())),
+    };
+    Ok(Run {
+        stdout: rest[..out_len].to_vec(),
+        stderr_tail: rest[out_len..].to_vec(),
+        end,
+    })
+}
+
+/// This program's own binary, to start as a worker: `/proc/self/exe` on Linux, which
+/// holds even when the file was replaced since.
+#[cfg(unix)]
+fn self_exe() -> OsString {
+    if cfg!(target_os = "linux") {
+        return OsString::from("/proc/self/exe");
+    }
+    std::env::current_exe()
+        .map(OsString::from)
+        .unwrap_or_else(|_| OsString::from("bloom-tutor"))
+}
+
+/// The worker's side (`bloom-tutor grade --worker`): reads a request and a script on
+/// stdin, runs the program, and writes the response to `out`.
+#[cfg(unix)]
+pub fn serve(out: &mut impl Write) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use std::os::unix::ffi::OsStringExt;
+    let mut stdin = io::stdin().lock();
+    let header = read_line(&mut stdin, HEADER_CAP).context("could not read the request")?;
+    let request: Request =
+        serde_json::from_slice(&header).context("the request is not one the worker knows")?;
+    // Stopped with the grader: the kernel sends SIGTERM when it dies. If it already has,
+    // this process was handed to another parent and nobody waits for the answer.
+    #[cfg(target_os = "linux")]
+    {
+        let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGTERM);
+    }
+    if std::os::unix::process::parent_id() != request.parent {
+        anyhow::bail!("the grader that asked for this run is gone");
+    }
+    let mut input = Vec::new();
+    stdin
+        .take(request.input_len.min(INPUT_CAP))
+        .read_to_end(&mut input)
+        .context("could not read the script")?;
+    let program: Vec<OsString> = request
+        .program
+        .into_iter()
+        .map(OsString::from_vec)
+        .collect();
+    let limits = Limits {
+        timeout: Duration::from_secs_f64(request.timeout_secs.clamp(0.001, 86_400.0)),
+        output_cap: request.output_cap,
+    };
+    let stop = super::interrupt::on_signals().context("could not catch SIGTERM")?;
+    let (response, run) = match runner::run(&program, &input, limits, stop) {
+        Ok(run) => {
+            let end = match run.end {
+                End::Exited(code) => WireEnd::Exited(code),
+                End::Signalled(signal) => WireEnd::Signalled(signal),
+                End::TimedOut => WireEnd::TimedOut,
+                End::Flooded => WireEnd::Flooded,
+            };
+            let response = Response {
+                end: Some(end),
+                error: None,
+                interrupted: None,
+                stdout_len: run.stdout.len() as u64,
+                stderr_len: run.stderr_tail.len() as u64,
+            };
+            (response, Some(run))
+        }
+        Err(err) => {
+            let interrupted = match err {
+                RunError::Interrupted(signal) => Some(signal),
+                _ => None,
+            };
+            let response = Response {
+                end: None,
+                error: interrupted.is_none().then(|| err.to_string()),
+                interrupted,
+                stdout_len: 0,
+                stderr_len: 0,
+            };
+            (response, None)
+        }
+    };
+    serde_json::to_writer(&mut *out, &response)?;
+    out.write_all(b"\n")?;
+    if let Some(run) = run {
+        out.write_all(&run.stdout)?;
+        out.write_all(&run.stderr_tail)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// One line from `input`, without its newline, of at most `cap` bytes.
+fn read_line<R: io::BufRead>(input: &mut R, cap: u64) -> io::Result<Vec<u8>> {
+    let mut line = Vec::new();
+    io::BufRead::read_until(&mut input.take(cap), b'\n', &mut line)?;
+    if line.pop() != Some(b'\n') {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "the line has no end",
+        ));
+    }
+    Ok(line)
+}
