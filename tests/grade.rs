@@ -517,3 +517,527 @@ fn a_directory_as_the_program_is_named_as_one() {
     );
     assert!(out.stdout.is_empty(), "a report was started");
 }
+
+// ---- Every filter's exercise (issue 12) ----
+
+/// Compiles a C fixture into `dir` and returns the program's path.
+fn compile(dir: &std::path::Path, name: &str) -> String {
+    let exe = dir.join(name.trim_end_matches(".c"));
+    let cc = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&exe)
+        .arg(fixture(name))
+        .status()
+        .expect("cc runs");
+    assert!(cc.success(), "{name} compiles");
+    exe.to_string_lossy().into_owned()
+}
+
+/// Each filter, its configurable Python fixture, and the mistakes modelled for it.
+fn filters() -> [(&'static str, &'static str, Vec<&'static str>); 3] {
+    let shared = [
+        "any-bit",
+        "split-every-space",
+        "whitespace-stripped",
+        "bits-reversed",
+        "prompt-printed",
+        "no-final-newline",
+        "answer-case",
+        "extra-whitespace",
+    ];
+    let with = |own: &[&'static str]| shared.iter().chain(own).copied().collect::<Vec<_>>();
+    [
+        (
+            "bytesum",
+            "bytesum.py",
+            with(&["chars-not-bytes", "h2-from-zero"]),
+        ),
+        (
+            "djb2-fnv",
+            "djb2_fnv.py",
+            with(&[
+                "chars-not-bytes",
+                "step-mod-m",
+                "no-32-bit-wrap",
+                "djb2-from-zero",
+                "fnv1-order",
+            ]),
+        ),
+        (
+            "murmur3",
+            "murmur3.py",
+            with(&["unsigned-hash", "truncating-mod", "seeds-from-one"]),
+        ),
+    ]
+}
+
+/// Grades `python3 FIXTURE MISTAKES...` on `scheme` and checks that every failing case is
+/// fully explained by some of `mistakes` (a case may not show every one of them), that
+/// together the cases name them all, and that the report names one of them.
+#[track_caller]
+fn assert_named(scheme: &str, file: &str, mistakes: &[&str]) {
+    let mut program = vec!["python3".to_string(), fixture(file)];
+    program.extend(mistakes.iter().map(|m| m.to_string()));
+    let program: Vec<&str> = program.iter().map(String::as_str).collect();
+    let out = grade(&["--json", "--scheme", scheme], &program);
+    let report = json(&out);
+    let what = format!("{scheme}, {mistakes:?}");
+    assert_eq!(out.status.code(), Some(1), "{what} should fail");
+    let failing: Vec<&serde_json::Value> = report["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .filter(|c| c["status"] != "pass")
+        .collect();
+    assert!(!failing.is_empty(), "{what}: no case failed");
+    let mut all_named: Vec<&str> = Vec::new();
+    for case in &failing {
+        let named: Vec<&str> = case["mistakes"]
+            .as_array()
+            .expect("mistakes")
+            .iter()
+            .filter_map(|m| m.as_str())
+            .collect();
+        assert!(
+            !named.is_empty() && named.iter().all(|m| mistakes.contains(m)),
+            "{what}, case {}: {case:#}",
+            case["name"]
+        );
+        assert_eq!(case["explained"], true, "{what}, case {}", case["name"]);
+        all_named.extend(named);
+    }
+    for m in mistakes {
+        assert!(
+            all_named.contains(m),
+            "{what}: {m} is never named: {report:#}"
+        );
+    }
+    if mistakes.len() == 2 {
+        assert!(
+            failing
+                .iter()
+                .any(|c| c["mistakes"].as_array().is_some_and(|a| a.len() == 2)),
+            "{what}: no case names both: {report:#}"
+        );
+    }
+    assert!(
+        mistakes.iter().any(|m| report["mistake"] == *m),
+        "{what}: the report names {}",
+        report["mistake"]
+    );
+}
+
+#[test]
+fn a_correct_solution_to_every_filter_passes_in_python_and_c() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (scheme, python, c) in [
+        ("bytesum", "bytesum.py", "correct.c"),
+        ("djb2-fnv", "djb2_fnv.py", "correct_djb2_fnv.c"),
+        ("murmur3", "murmur3.py", "correct_murmur3.c"),
+    ] {
+        let exe = compile(dir.path(), c);
+        for program in [vec!["python3", &fixture(python)], vec![exe.as_str()]] {
+            let out = grade(
+                &[
+                    "--json", "--scheme", scheme, "--random", "10", "--seed", "12",
+                ],
+                &program,
+            );
+            let report = json(&out);
+            assert_eq!(report["failed"], 0, "{scheme} {program:?}: {report:#}");
+            assert_eq!(report["score"], report["max_score"], "{scheme}");
+            assert_eq!(out.status.code(), Some(0), "{scheme} {program:?}");
+        }
+    }
+}
+
+#[test]
+fn every_filters_mistakes_are_named_alone() {
+    for (scheme, file, mistakes) in filters() {
+        for m in mistakes {
+            assert_named(scheme, file, &[m]);
+        }
+    }
+    // The new mistake, as a learner would write it.
+    assert_named(
+        "bytesum",
+        "whitespace_stripped.py",
+        &["whitespace-stripped"],
+    );
+}
+
+#[test]
+fn every_filters_mistakes_are_named_in_pairs() {
+    for (scheme, file, _) in filters() {
+        let own = match scheme {
+            "bytesum" => "h2-from-zero",
+            "djb2-fnv" => "fnv1-order",
+            _ => "seeds-from-one",
+        };
+        for pair in [
+            [own, "bits-reversed"],
+            [own, "prompt-printed"],
+            [own, "whitespace-stripped"],
+            ["answer-case", "no-final-newline"],
+            ["any-bit", "extra-whitespace"],
+        ] {
+            assert_named(scheme, file, &pair);
+        }
+    }
+    assert_named("djb2-fnv", "djb2_fnv.py", &["step-mod-m", "djb2-from-zero"]);
+    assert_named(
+        "murmur3",
+        "murmur3.py",
+        &["unsigned-hash", "split-every-space"],
+    );
+}
+
+#[test]
+fn a_whitespace_stripping_program_is_told_what_it_did_with_the_key_quoted() {
+    let out = grade(
+        &["--case", "long-keys"],
+        &["python3", &fixture("whitespace_stripped.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("likely mistake [whitespace-stripped]"),
+        "{text}"
+    );
+    // The key's trailing space shows: it is quoted, and its end is in the quotes.
+    assert!(text.contains("lazy dog \""), "{text}");
+    assert!(
+        !text.contains("sums grow large"),
+        "no hint at overflow: {text}"
+    );
+}
+
+#[test]
+fn many_cases_failing_the_same_way_show_the_first_in_full() {
+    let out = grade(&[], &["python3", &fixture("bits_reversed.py")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.matches("likely mistake [bits-reversed]").count(),
+        1,
+        "one full block: {text}"
+    );
+    let short = text
+        .lines()
+        .filter(|l| l.contains(": the same as lesson-trace ([bits-reversed])"))
+        .count();
+    assert!(short >= 10, "one line for each later case: {text}");
+    assert!(
+        text.contains("[bits-reversed], which alone explains 15 of the 15 failing case(s)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn two_mistakes_together_are_said_to_explain_in_combination() {
+    let out = grade(&[], &["python3", &fixture("two_mistakes.py")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let summary: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("case(s) passed"))
+        .collect();
+    let summary = summary.join("\n");
+    assert!(summary.contains("in combination with"), "{summary}");
+}
+
+#[test]
+fn generated_cases_reproduce_from_their_seed() {
+    let list = |seed: &str| {
+        let out = grade(&["--random", "4", "--seed", seed, "--list"], &[]);
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let first = list("42");
+    assert_eq!(first, list("42"), "the same seed, the same cases");
+    assert_ne!(first, list("43"), "another seed, other cases");
+    assert!(first.contains("random-42-4"), "{first}");
+    // A case's name alone reproduces it, without --random.
+    let a = grade(&["--show", "random-42-3", "--raw"], &[]);
+    let b = grade(
+        &[
+            "--random",
+            "4",
+            "--seed",
+            "42",
+            "--show",
+            "random-42-3",
+            "--raw",
+        ],
+        &[],
+    );
+    assert_eq!(a.stdout, b.stdout);
+    assert!(!a.stdout.is_empty());
+    // Without --seed, one is chosen and printed so the run can be repeated.
+    let out = grade(
+        &["--random", "2", "--case", "empty-filter"],
+        &["python3", &fixture("correct.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("generated cases from seed "), "{text}");
+    let report = json(&grade(
+        &["--json", "--random", "2"],
+        &["python3", &fixture("correct.py")],
+    ));
+    let seed = report["seed"].as_u64().expect("the seed is in the report");
+    assert_eq!(report["cases"][16]["name"], format!("random-{seed}-1"));
+}
+
+#[test]
+fn raw_scripts_fed_to_the_tutor_give_the_expected_answers() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (scheme, _, _) in filters() {
+        let saved = dir.path().join(scheme);
+        let out = grade(
+            &[
+                "--scheme",
+                scheme,
+                "--random",
+                "3",
+                "--seed",
+                "9",
+                "--save",
+                saved.to_str().expect("UTF-8"),
+            ],
+            &[],
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let mut names: Vec<String> = std::fs::read_dir(&saved)
+            .expect("saved")
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter_map(|n| n.strip_suffix(".in").map(str::to_string))
+            .collect();
+        names.sort();
+        assert!(names.len() >= 18, "{scheme}: {names:?}");
+        for name in names {
+            let raw = grade(&["--scheme", scheme, "--show", &name, "--raw"], &[]);
+            let saved_in = std::fs::read(saved.join(format!("{name}.in"))).expect(".in");
+            assert_eq!(raw.stdout, saved_in, "{scheme} {name}: --raw is the .in");
+            let mut tutor = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+                .args(["--scheme", scheme])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("the tutor starts");
+            use std::io::Write;
+            tutor
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(&raw.stdout)
+                .expect("the script goes in");
+            let answers = tutor.wait_with_output().expect("answers");
+            let saved_out = std::fs::read(saved.join(format!("{name}.out"))).expect(".out");
+            assert_eq!(
+                answers.status.code(),
+                Some(0),
+                "{scheme} {name}: no bad line"
+            );
+            assert_eq!(answers.stdout, saved_out, "{scheme} {name}");
+        }
+    }
+}
+
+/// A report without its timings, which differ from run to run.
+fn without_times(mut report: serde_json::Value) -> serde_json::Value {
+    for case in report["cases"].as_array_mut().expect("cases") {
+        case["seconds"] = serde_json::Value::Null;
+    }
+    report
+}
+
+#[test]
+fn parallel_runs_give_the_same_report_as_one_at_a_time() {
+    for file in ["two_mistakes.py", "correct.py", "crashes.py"] {
+        let run = |jobs: &str| {
+            let out = grade(
+                &["--json", "--jobs", jobs, "--random", "6", "--seed", "5"],
+                &["python3", &fixture(file)],
+            );
+            without_times(json(&out))
+        };
+        assert_eq!(run("1"), run("4"), "{file}");
+    }
+    let human = |jobs: &str| {
+        let out = grade(&["--jobs", jobs], &["python3", &fixture("two_mistakes.py")]);
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    assert_eq!(human("1"), human("3"), "the human report's order is fixed");
+}
+
+#[test]
+fn exercism_results_are_version_2_as_the_test_runner_reads_them() {
+    let out = grade(
+        &["--format", "exercism"],
+        &["python3", &fixture("h2_from_zero.py")],
+    );
+    let results = json(&out);
+    assert_eq!(results["version"], 2);
+    assert_eq!(results["status"], "fail");
+    assert!(
+        results.get("message").is_none(),
+        "no message when tests ran"
+    );
+    let tests = results["tests"].as_array().expect("tests");
+    assert_eq!(tests.len(), 16);
+    for t in tests {
+        assert!(t["name"].is_string(), "{t:#}");
+        let status = t["status"].as_str().expect("status");
+        assert!(["pass", "fail", "error"].contains(&status), "{t:#}");
+        if status == "pass" {
+            assert!(t["message"].is_null(), "{t:#}");
+        } else {
+            let message = t["message"].as_str().expect("a message");
+            assert!(message.contains("[h2-from-zero]"), "{t:#}");
+        }
+        if let Some(output) = t["output"].as_str() {
+            assert!(output.chars().count() <= 500, "{t:#}");
+        }
+        assert!(
+            t["test_code"].as_str().is_some_and(|c| !c.is_empty()),
+            "{t:#}"
+        );
+    }
+    let out = grade(
+        &["--format", "exercism"],
+        &["python3", &fixture("floods.py")],
+    );
+    let results = json(&out);
+    let flooded = &results["tests"][0];
+    assert_eq!(flooded["status"], "error", "{flooded:#}");
+    let output = flooded["output"].as_str().expect("output");
+    assert_eq!(
+        output.chars().count(),
+        500,
+        "output is cut to 500 characters"
+    );
+}
+
+#[test]
+fn junit_xml_is_parsed_by_a_real_xml_parser() {
+    for (file, failures) in [("h2_from_zero.py", 9), ("prints_escapes.py", 0)] {
+        let out = grade(&["--format", "junit"], &["python3", &fixture(file)]);
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        let doc = roxmltree::Document::parse(&text)
+            .unwrap_or_else(|e| panic!("{file}: not XML ({e}): {text}"));
+        let suite = doc
+            .descendants()
+            .find(|n| n.has_tag_name("testsuite"))
+            .expect("a testsuite");
+        assert_eq!(suite.attribute("tests"), Some("16"), "{file}");
+        let cases: Vec<_> = suite
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        assert_eq!(cases.len(), 16, "{file}");
+        let failed: Vec<_> = cases
+            .iter()
+            .filter_map(|c| c.children().find(|n| n.has_tag_name("failure")))
+            .collect();
+        if failures > 0 {
+            assert!(failed.len() >= failures, "{file}: {text}");
+            for f in &failed {
+                assert!(
+                    f.attribute("message")
+                        .is_some_and(|m| m.contains("first wrong answer")),
+                    "{file}: {text}"
+                );
+                assert_eq!(f.attribute("type"), Some("h2-from-zero"), "{file}");
+                assert!(f.text().is_some_and(|t| t.contains("script:")), "{file}");
+            }
+        }
+        let errors: usize = suite
+            .attribute("errors")
+            .and_then(|e| e.parse().ok())
+            .expect("errors");
+        let fails: usize = suite
+            .attribute("failures")
+            .and_then(|e| e.parse().ok())
+            .expect("failures");
+        assert_eq!(
+            errors
+                + fails
+                + cases
+                    .iter()
+                    .filter(|c| c.children().all(|n| !n.is_element()))
+                    .count(),
+            16,
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn a_class_summary_reads_several_reports() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut paths = Vec::new();
+    for (student, file) in [
+        ("ada", "correct.py"),
+        ("ben", "h2_from_zero.py"),
+        ("cy", "two_mistakes.py"),
+        ("dee", "bits_reversed.py"),
+    ] {
+        let out = grade(&["--json"], &["python3", &fixture(file)]);
+        let path = dir.path().join(format!("{student}.json"));
+        std::fs::write(&path, &out.stdout).expect("a report is written");
+        paths.push(path.to_string_lossy().into_owned());
+    }
+    let mut args = vec!["--class"];
+    args.extend(paths.iter().map(String::as_str));
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .arg("grade")
+        .args(&args)
+        .output()
+        .expect("the tutor runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("class of 4 student(s): 1 passed every case"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[bits-reversed]  2 of 4 student(s): cy, dee"),
+        "most common first: {text}"
+    );
+    assert!(
+        text.contains("[h2-from-zero]  2 of 4 student(s): ben, cy"),
+        "{text}"
+    );
+    let empty_filter = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("empty-filter"))
+        .expect("a line per case");
+    assert!(empty_filter.contains("4 of 4"), "{empty_filter}");
+    let trace = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("lesson-trace"))
+        .expect("a line per case");
+    assert!(trace.contains("1 of 4"), "{trace}");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{}").expect("written");
+    let out = grade(&["--class", bad.to_str().expect("UTF-8")], &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a file that is no report is refused"
+    );
+}
+
+#[test]
+fn a_teachers_variant_grades_the_same_exercise_on_another_size() {
+    let out = grade(
+        &["--json", "--scheme", "djb2-fnv", "-m", "32"],
+        &["python3", &fixture("djb2_fnv.py"), "-m", "32"],
+    );
+    let report = json(&out);
+    assert_eq!(report["bits"], 32);
+    assert_eq!(report["failed"], 0, "{report:#}");
+    // The 16-bit program fails the 32-bit variant.
+    let out = grade(
+        &["--json", "--scheme", "djb2-fnv", "-m", "32"],
+        &["python3", &fixture("djb2_fnv.py")],
+    );
+    assert_eq!(out.status.code(), Some(1));
+}

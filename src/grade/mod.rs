@@ -256,7 +256,7 @@ fn grade(
                     break;
                 };
                 let case = &chosen[done];
-                let verdict = match result {
+                let mut verdict = match result {
                     Ok((run, seconds)) => {
                         let cap = OUTPUT_CAP.max(2 * expected[done].len() + (64 << 10));
                         verdict::judge(
@@ -278,6 +278,9 @@ fn grade(
                         break;
                     }
                 };
+                // A case that cannot tell two mistakes apart names the one earlier cases did.
+                let named = named_alone(&report.verdicts);
+                verdict.diagnosis.prefer(named);
                 if format == GradeFormat::Human {
                     // After the first run, so a program that cannot start gets only its error.
                     if done == 0 {
@@ -301,6 +304,11 @@ fn grade(
     })?;
     // Anything a killed worker left behind.
     runner::stop_leftovers();
+    // Now that every case is in, the same for cases run before the one that told them apart.
+    let named = named_alone(&report.verdicts);
+    for v in &mut report.verdicts {
+        v.diagnosis.prefer(&named);
+    }
     if let Some(err) = fatal {
         return match err {
             RunError::Interrupted(signal) => Ok(interrupted(
@@ -331,6 +339,15 @@ fn grade(
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// How many cases named each mistake for certain (every explanation of them has it).
+fn named_alone(verdicts: &[Verdict]) -> impl Fn(mistakes::Mistake) -> usize + use<> {
+    let told_apart: Vec<mistakes::Mistake> = verdicts
+        .iter()
+        .flat_map(|v| v.diagnosis.certain())
+        .collect();
+    move |m| told_apart.iter().filter(|&&n| n == m).count()
 }
 
 /// One run of the program, in a worker process where there are workers.

@@ -149,6 +149,19 @@ fn shared(spec: FilterSpec) -> Vec<Case> {
             &["ADD  fig", "BITS", "CHECK  fig", "CHECK fig"],
         ),
         case(
+            "long-keys",
+            "keys of hundreds of bytes (the second ends with a space)",
+            &[
+                &add_a,
+                &add_mixed,
+                "BITS",
+                &check_a,
+                &check_a2,
+                &check_mixed,
+                &check_mixed_trimmed,
+            ],
+        ),
+        case(
             "trailing-space-keys",
             "spaces and tabs at the end of a key belong to it: \"fig \" is not \"fig\"",
             &[
@@ -162,19 +175,10 @@ fn shared(spec: FilterSpec) -> Vec<Case> {
                 "ADD date  ",
                 "CHECK date",
                 "BITS",
-            ],
-        ),
-        case(
-            "long-keys",
-            "keys of hundreds of bytes (the second ends with a space)",
-            &[
-                &add_a,
-                &add_mixed,
+                "ADD to be ",
+                "CHECK to be",
+                "CHECK to",
                 "BITS",
-                &check_a,
-                &check_a2,
-                &check_mixed,
-                &check_mixed_trimmed,
             ],
         ),
         case(

@@ -13,6 +13,37 @@ pub struct Diagnosis {
     /// Whether together they reproduce every answer the program gave; when false they
     /// explain only part of what went wrong.
     pub complete: bool,
+    /// Other sets of as many mistakes that explain the answers just as well (this case
+    /// cannot tell them apart; the rest of the run may).
+    pub alternatives: Vec<Vec<Mistake>>,
+}
+
+impl Diagnosis {
+    /// The mistakes every explanation of this case has in common: those it names for
+    /// certain.
+    pub fn certain(&self) -> Vec<Mistake> {
+        self.mistakes
+            .iter()
+            .copied()
+            .filter(|m| self.alternatives.iter().all(|set| set.contains(m)))
+            .collect()
+    }
+
+    /// Among this diagnosis and its alternatives, takes the one whose mistakes `named`
+    /// (how many cases named each for certain) counts most, keeping the first on a tie.
+    pub fn prefer(&mut self, named: impl Fn(Mistake) -> usize) {
+        let score = |set: &[Mistake]| set.iter().map(|&m| named(m)).sum::<usize>();
+        let best = self
+            .alternatives
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, set)| (score(set), std::cmp::Reverse(*i)))
+            .filter(|(_, set)| score(set) > score(&self.mistakes))
+            .map(|(i, _)| i);
+        if let Some(i) = best {
+            std::mem::swap(&mut self.mistakes, &mut self.alternatives[i]);
+        }
+    }
 }
 
 /// The mistakes that explain `got` where `expected` was right, for `script` on a filter of
@@ -27,6 +58,7 @@ pub fn diagnose(spec: FilterSpec, script: &[u8], expected: &[u8], got: &[u8]) ->
         return Diagnosis {
             mistakes,
             complete: true,
+            alternatives: Vec::new(),
         };
     }
     let modelled = Mistake::modelled(spec);
@@ -35,18 +67,31 @@ pub fn diagnose(spec: FilterSpec, script: &[u8], expected: &[u8], got: &[u8]) ->
         .iter()
         .enumerate()
         .flat_map(|(i, &a)| modelled[i + 1..].iter().map(move |&b| vec![a, b]));
-    for set in singles.chain(pairs) {
-        if answers_with(spec, script, &set) == normal {
-            let mistakes = order(spec, script, expected, got, &normal, slips, set);
-            return Diagnosis {
-                mistakes,
-                complete: true,
-            };
-        }
-    }
-    Diagnosis {
-        mistakes: slips,
-        complete: false,
+    // Every single mistake that fits, then every pair that fits where neither mistake
+    // alone does (a pair with a mistake that changes nothing here says nothing more). The
+    // rest of the run decides between them (`prefer`); alone, the simplest comes first.
+    let fits = |set: &Vec<Mistake>| answers_with(spec, script, set) == normal;
+    let mut found: Vec<Vec<Mistake>> = singles.filter(fits).collect();
+    let alone: Vec<Mistake> = found.iter().map(|set| set[0]).collect();
+    found.extend(
+        pairs
+            .filter(|pair| !pair.iter().any(|m| alone.contains(m)))
+            .filter(fits),
+    );
+    let mut sets = found
+        .into_iter()
+        .map(|set| order(spec, script, expected, got, &normal, slips.clone(), set));
+    match sets.next() {
+        Some(mistakes) => Diagnosis {
+            mistakes,
+            complete: true,
+            alternatives: sets.collect(),
+        },
+        None => Diagnosis {
+            mistakes: slips,
+            complete: false,
+            alternatives: Vec::new(),
+        },
     }
 }
 
@@ -346,5 +391,24 @@ mod tests {
             "the prompt is named"
         );
         assert!(!found.complete, "but it does not explain the NO answers");
+    }
+}
+
+#[cfg(test)]
+mod prefer_tests {
+    use super::*;
+
+    #[test]
+    fn an_ambiguous_case_takes_the_mistake_named_elsewhere() {
+        let mut d = Diagnosis {
+            mistakes: vec![Mistake::SplitEverySpace],
+            complete: true,
+            alternatives: vec![vec![Mistake::WhitespaceStripped]],
+        };
+        d.prefer(|m| usize::from(m == Mistake::WhitespaceStripped));
+        assert_eq!(d.mistakes, [Mistake::WhitespaceStripped]);
+        assert_eq!(d.alternatives, [vec![Mistake::SplitEverySpace]]);
+        d.prefer(|_| 0);
+        assert_eq!(d.mistakes, [Mistake::WhitespaceStripped], "a tie keeps it");
     }
 }

@@ -58,7 +58,7 @@ fn test(v: &Verdict, spec: FilterSpec) -> Test {
         Status::Timeout | Status::Crash | Status::Flood | Status::Error => "error",
     };
     let output = (!v.hidden && !v.got.is_empty()).then(|| {
-        let text = escape::escape(&v.got);
+        let text = script_text(&v.got);
         match text.char_indices().nth(OUTPUT_CHARS) {
             Some((end, _)) => text[..end].to_string(),
             None => text,
@@ -104,8 +104,8 @@ pub fn message(v: &Verdict, spec: FilterSpec) -> String {
     lines.join("\n")
 }
 
-/// A script as text: each line escaped on its own, so that a key's bytes cannot break or
-/// fake a line.
+/// A script (or a program's output) as text: each line escaped on its own, so that no
+/// byte in it can break or fake a line.
 pub fn script_text(script: &[u8]) -> String {
     let script = script.strip_suffix(b"\n").unwrap_or(script);
     script

@@ -116,20 +116,30 @@ impl Report {
     }
 }
 
-/// A key, quoted so that spaces at its ends show, escaped, and cut when long.
+/// A key, quoted so that spaces at its ends show, and escaped. A long key shows its start
+/// and its end, so that both its ends stay visible.
 pub fn quoted(key: &[u8]) -> String {
-    const SHOWN: usize = 60;
-    let cut = key.len() > SHOWN;
-    let mut end = key.len().min(SHOWN);
-    while cut && end > SHOWN - 3 && key[end] & 0xc0 == 0x80 {
-        end -= 1;
+    const HEAD: usize = 40;
+    const TAIL: usize = 16;
+    let show = |b: &[u8]| crate::escape::escape(b).replace('"', "\\\"");
+    if key.len() <= HEAD + TAIL + 8 {
+        return format!("\"{}\"", show(key));
     }
-    let inner = crate::escape::escape(&key[..end]).replace('"', "\\\"");
-    if cut {
-        format!("\"{inner}...\" ({} bytes)", key.len())
-    } else {
-        format!("\"{inner}\"")
+    let continuation = |b: u8| b & 0xc0 == 0x80;
+    let mut head = HEAD;
+    while head > 0 && continuation(key[head]) {
+        head -= 1;
     }
+    let mut tail = key.len() - TAIL;
+    while tail < key.len() && continuation(key[tail]) {
+        tail += 1;
+    }
+    format!(
+        "\"{}...{}\" ({} bytes)",
+        show(&key[..head]),
+        show(&key[tail..]),
+        key.len()
+    )
 }
 
 /// A script line as reports show it: the command word, then the key quoted.
@@ -157,7 +167,15 @@ mod tests {
         assert_eq!(quoted(b"a\tb"), "\"a\\tb\"");
         assert_eq!(quoted(b"say \"hi\""), "\"say \\\"hi\\\"\"");
         let long = quoted(&[b'a'; 300]);
-        assert!(long.ends_with("...\" (300 bytes)"), "{long}");
+        assert!(
+            long.ends_with("...aaaaaaaaaaaaaaaa\" (300 bytes)"),
+            "{long}"
+        );
+        let spaced = quoted(format!("{} ", "x".repeat(100)).as_bytes());
+        assert!(
+            spaced.ends_with("x \" (101 bytes)"),
+            "the end shows: {spaced}"
+        );
         assert_eq!(shown_line(b"CHECK pots "), "CHECK \"pots \"");
         assert_eq!(shown_line(b"BITS"), "BITS");
         assert_eq!(shown_line(b"ADD \x1b[2J"), "ADD \"\\u{1b}[2J\"");
