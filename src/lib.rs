@@ -38,6 +38,10 @@ pub use crate::script::reader::Source;
 /// Runs the tutor as the command line asks. `Ok` carries the exit status: 0 when every
 /// line was valid, 1 otherwise.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    // A program being graded must not get its answers from the tutor.
+    if let Some(refusal) = grade::refusal(&cli) {
+        anyhow::bail!(refusal);
+    }
     if stdout_is_closed() {
         // Rust's standard output quietly drops writes to a closed descriptor.
         anyhow::bail!("standard output is closed, so the tutor's output would be lost");

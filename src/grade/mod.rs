@@ -8,9 +8,11 @@ pub mod interrupt;
 pub mod mistakes;
 pub mod report;
 pub mod runner;
+pub mod sandbox;
 pub mod verdict;
 pub mod worker;
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -28,6 +30,7 @@ use crate::script::reader::Source;
 use cases::Case;
 use report::Report;
 use runner::{Limits, Run, RunError};
+use sandbox::Sandbox;
 use verdict::Verdict;
 
 /// Output beyond this (or beyond twice the expected answers, when that is more) is a
@@ -54,6 +57,16 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     if args.worker {
         worker::serve(out)?;
         return Ok(ExitCode::SUCCESS);
+    }
+    #[cfg(unix)]
+    if args.stage {
+        let limits = Sandbox {
+            memory: args.stage_memory,
+            cpu: args.stage_cpu,
+            file_size: args.stage_file_size,
+            isolate: args.isolate,
+        };
+        return sandbox::stage::run(limits, args.stage_inner, &args.program);
     }
     if !args.class.is_empty() {
         return class::run(&args.class, out);
@@ -101,7 +114,37 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             "no program to grade, expected `bloom-tutor grade -- PROGRAM [ARGS...]` (for example `bloom-tutor grade -- python3 bloom.py`)"
         );
     }
-    grade(args, spec, seed, chosen, out)
+    let expected = chosen
+        .iter()
+        .map(|c| expected_answers(spec, &c.script))
+        .collect();
+    let plan = Plan {
+        spec,
+        seed: seed.map(|s| (s, args.random)),
+        cases: chosen,
+        expected,
+        timeout: args.timeout,
+        sandbox: sandbox(args),
+    };
+    grade(args, &plan, out)
+}
+
+/// Why the tutor refuses to run at all: it was started by a program it is grading. `None`
+/// for the grader's own helpers, and everywhere but Linux.
+pub fn refusal(cli: &crate::cli::Cli) -> Option<String> {
+    if let Some(crate::cli::Sub::Grade(args)) = &cli.command
+        && (args.worker || args.stage)
+    {
+        return None;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        sandbox::detect::refuse_under_grader()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
 }
 
 /// The case called `name` among `all`, or a generated one its name reproduces.
@@ -178,66 +221,87 @@ fn save(out: &mut impl Write, spec: FilterSpec, chosen: &[Case], dir: &Path) -> 
     Ok(())
 }
 
-/// Runs the program on every case, `--jobs` at a time, and writes the report.
-fn grade(
-    args: &GradeArgs,
-    spec: FilterSpec,
-    seed: Option<u64>,
-    chosen: Vec<Case>,
-    out: &mut impl Write,
-) -> anyhow::Result<ExitCode> {
-    let format = args.format();
-    let shown: Vec<String> = args
-        .program
-        .iter()
-        .map(|a| escape::escape(a.as_encoded_bytes()))
-        .collect();
-    // Every expected answer is known before any program starts.
-    let expected: Vec<Vec<u8>> = chosen
-        .iter()
-        .map(|c| expected_answers(spec, &c.script))
-        .collect();
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |n| n as usize,
-    );
-    // From here on a signal stops the programs being graded before the grader goes.
-    let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;
-    let timeout = args.timeout;
+/// What every program of a grading run is graded on, and how.
+pub struct Plan {
+    pub spec: FilterSpec,
+    /// The seed of the generated cases, and how many there are.
+    pub seed: Option<(u64, u32)>,
+    pub cases: Vec<Case>,
+    /// The tutor's answers to each case, computed before any program starts.
+    pub expected: Vec<Vec<u8>>,
+    /// Seconds each case may take.
+    pub timeout: f64,
+    pub sandbox: Sandbox,
+}
+
+impl Plan {
+    /// The most a program may print for case `i` before it is a flood.
+    fn output_cap(&self, i: usize) -> usize {
+        OUTPUT_CAP.max(2 * self.expected[i].len() + (64 << 10))
+    }
+
+    /// An empty report for `program`.
+    fn report(&self, program: &[OsString]) -> Report {
+        Report {
+            program: program
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            spec: self.spec,
+            seed: self.seed.map(|(s, _)| s),
+            verdicts: Vec::new(),
+            error: None,
+        }
+    }
+}
+
+/// Why a program's grading stopped before its report was complete.
+#[derive(Debug)]
+pub enum Stopped {
+    /// The program could not be run at all (or a signal asked to stop: `Interrupted`).
+    Run(RunError),
+    /// The report could not be written.
+    Write(std::io::Error),
+}
+
+impl From<std::io::Error> for Stopped {
+    fn from(e: std::io::Error) -> Stopped {
+        Stopped::Write(e)
+    }
+}
+
+/// Runs `program` on every case of `plan`, `jobs` at a time, calling `each` with every
+/// verdict in the cases' order as soon as it and those before it are in.
+pub fn run_cases(
+    plan: &Plan,
+    program: &[OsString],
+    jobs: usize,
+    stop: &interrupt::Stop,
+    each: &mut dyn FnMut(usize, &Verdict) -> std::io::Result<()>,
+) -> Result<Report, Stopped> {
     let next = AtomicUsize::new(0);
     let abort = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(usize, Result<(Run, f64), RunError>)>();
-    let mut report = Report {
-        program: args
-            .program
-            .iter()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect(),
-        spec,
-        seed,
-        verdicts: Vec::new(),
-        error: None,
-    };
-    let mut fatal: Option<RunError> = None;
-    let mut writer = report::human::CaseWriter::default();
-    std::thread::scope(|scope| -> anyhow::Result<()> {
-        for _ in 0..jobs.min(chosen.len()) {
+    let mut report = plan.report(program);
+    let mut fatal: Option<Stopped> = None;
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, plan.cases.len().max(1)) {
             let tx = tx.clone();
-            let (next, abort, chosen, expected) = (&next, &abort, &chosen, &expected);
-            let program = &args.program;
+            let (next, abort) = (&next, &abort);
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= chosen.len() || abort.load(Ordering::SeqCst) {
+                    if i >= plan.cases.len() || abort.load(Ordering::SeqCst) {
                         return;
                     }
                     let limits = Limits {
-                        timeout: Duration::from_secs_f64(timeout),
-                        output_cap: OUTPUT_CAP.max(2 * expected[i].len() + (64 << 10)),
+                        timeout: Duration::from_secs_f64(plan.timeout),
+                        output_cap: plan.output_cap(i),
                     };
                     let started = Instant::now();
-                    let result = run_one(program, &chosen[i].script, limits, stop)
-                        .map(|run| (run, started.elapsed().as_secs_f64()));
+                    let result =
+                        run_one(program, &plan.cases[i].script, limits, plan.sandbox, stop)
+                            .map(|run| (run, started.elapsed().as_secs_f64()));
                     if tx.send((i, result)).is_err() {
                         return;
                     }
@@ -246,99 +310,157 @@ fn grade(
         }
         drop(tx);
         let mut slots: Vec<Option<Result<(Run, f64), RunError>>> =
-            (0..chosen.len()).map(|_| None).collect();
+            (0..plan.cases.len()).map(|_| None).collect();
         let mut done = 0;
         for (i, result) in rx {
             slots[i] = Some(result);
             // In the cases' order, whatever order they finish in.
-            while done < chosen.len() && fatal.is_none() {
+            while done < plan.cases.len() && fatal.is_none() {
                 let Some(result) = slots[done].take() else {
                     break;
                 };
-                let case = &chosen[done];
+                let case = &plan.cases[done];
+                let expected = plan.expected[done].clone();
                 let mut verdict = match result {
-                    Ok((run, seconds)) => {
-                        let cap = OUTPUT_CAP.max(2 * expected[done].len() + (64 << 10));
-                        verdict::judge(
-                            spec,
-                            case,
-                            expected[done].clone(),
-                            run,
-                            timeout,
-                            cap,
-                            seconds,
-                        )
-                    }
-                    Err(RunError::Worker(what)) => {
-                        Verdict::error(case, expected[done].clone(), what)
-                    }
+                    Ok((run, seconds)) => verdict::judge(
+                        plan.spec,
+                        case,
+                        expected,
+                        run,
+                        plan.timeout,
+                        plan.output_cap(done),
+                        seconds,
+                    ),
+                    Err(RunError::Worker(what)) => Verdict::error(case, expected, what),
                     Err(err) => {
                         abort.store(true, Ordering::SeqCst);
-                        fatal = Some(err);
+                        fatal = Some(Stopped::Run(err));
                         break;
                     }
                 };
                 // A case that cannot tell two mistakes apart names the one earlier cases did.
                 let named = named_alone(&report.verdicts);
                 verdict.diagnosis.prefer(named);
-                if format == GradeFormat::Human {
-                    // After the first run, so a program that cannot start gets only its error.
-                    if done == 0 {
-                        report::human::write_header(
-                            out,
-                            &shown.join(" "),
-                            spec,
-                            chosen.len(),
-                            seed.map(|s| (s, args.random)),
-                        )?;
-                    }
-                    // Each case as it finishes: a slow program still shows progress.
-                    writer.write(out, spec, &verdict)?;
-                    out.flush()?;
+                if let Err(e) = each(done, &verdict) {
+                    abort.store(true, Ordering::SeqCst);
+                    fatal = Some(Stopped::Write(e));
+                    break;
                 }
                 report.verdicts.push(verdict);
                 done += 1;
             }
         }
-        Ok(())
-    })?;
-    // Anything a killed worker left behind.
-    runner::stop_leftovers();
+    });
+    if let Some(stopped) = fatal {
+        return Err(stopped);
+    }
+    if let Some(signal) = stop.signal() {
+        return Err(Stopped::Run(RunError::Interrupted(signal)));
+    }
     // Now that every case is in, the same for cases run before the one that told them apart.
     let named = named_alone(&report.verdicts);
     for v in &mut report.verdicts {
         v.diagnosis.prefer(&named);
     }
-    if let Some(err) = fatal {
-        return match err {
-            RunError::Interrupted(signal) => Ok(interrupted(
+    Ok(report)
+}
+
+/// The limits and isolation `args` ask for.
+fn sandbox(args: &GradeArgs) -> Sandbox {
+    Sandbox {
+        memory: args.memory.0,
+        cpu: args.cpu.0,
+        file_size: args.file_size.0,
+        isolate: args.isolate,
+    }
+}
+
+/// Runs the program on every case, `--jobs` at a time, and writes the report.
+fn grade(args: &GradeArgs, plan: &Plan, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let format = args.format();
+    let shown: Vec<String> = args
+        .program
+        .iter()
+        .map(|a| escape::escape(a.as_encoded_bytes()))
+        .collect();
+    let program = match runner::resolve(&args.program) {
+        Ok(program) => program,
+        Err(err) => return not_run(out, format, plan.report(&args.program), err),
+    };
+    // From here on a signal stops the programs being graded before the grader goes.
+    let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;
+    let mut writer = report::human::CaseWriter::default();
+    let mut each = |i: usize, verdict: &Verdict| -> std::io::Result<()> {
+        if format != GradeFormat::Human {
+            return Ok(());
+        }
+        if i == 0 {
+            report::human::write_header(
                 out,
-                format == GradeFormat::Human,
-                signal,
-                report.verdicts.len(),
-            )),
-            err => Err(err.into()),
-        };
-    }
-    if let Some(signal) = stop.signal() {
-        return Ok(interrupted(
-            out,
-            format == GradeFormat::Human,
-            signal,
-            report.verdicts.len(),
-        ));
-    }
-    match format {
-        GradeFormat::Human => report::human::write_summary(out, &report)?,
-        GradeFormat::Json => report::json::write(out, &report)?,
-        GradeFormat::Exercism => report::exercism::write(out, &report)?,
-        GradeFormat::Junit => report::junit::write(out, &report)?,
-    }
+                &shown.join(" "),
+                plan.spec,
+                plan.cases.len(),
+                plan.seed,
+            )?;
+        }
+        // Each case as it finishes: a slow program still shows progress.
+        writer.write(out, plan.spec, verdict)?;
+        out.flush()
+    };
+    let result = run_cases(plan, &program, jobs(args), stop, &mut each);
+    // Anything a killed worker left behind.
+    runner::stop_leftovers();
+    let report = match result {
+        Ok(report) => report,
+        Err(Stopped::Write(e)) => return Err(e.into()),
+        Err(Stopped::Run(RunError::Interrupted(signal))) => {
+            // `each` may have written part of the report: it is done with.
+            return Ok(interrupted(out, format == GradeFormat::Human, signal));
+        }
+        Err(Stopped::Run(err)) => return not_run(out, format, plan.report(&args.program), err),
+    };
+    write_report(out, format, &report)?;
     Ok(if report.failed() == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `--jobs`, or the number of cores.
+fn jobs(args: &GradeArgs) -> usize {
+    args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
+}
+
+fn write_report(out: &mut impl Write, format: GradeFormat, report: &Report) -> std::io::Result<()> {
+    match format {
+        GradeFormat::Human => report::human::write_summary(out, report),
+        GradeFormat::Json => report::json::write(out, report),
+        GradeFormat::Exercism => report::exercism::write(out, report),
+        GradeFormat::Junit => report::junit::write(out, report),
+    }
+}
+
+/// When nothing could run: the error on stderr, and a report with status `error` in the
+/// formats course tools read, so that a report is never missing. Status 2.
+fn not_run(
+    out: &mut impl Write,
+    format: GradeFormat,
+    mut report: Report,
+    err: RunError,
+) -> anyhow::Result<ExitCode> {
+    if format == GradeFormat::Human {
+        return Err(err.into());
+    }
+    report.error = Some(err.to_string());
+    write_report(out, format, &report)?;
+    out.flush()?;
+    // The report went to stdout; a person running it by hand sees why on stderr.
+    let _ = writeln!(std::io::stderr(), "error: {err}");
+    Ok(ExitCode::from(2))
 }
 
 /// How many cases named each mistake for certain (every explanation of them has it).
@@ -352,31 +474,33 @@ fn named_alone(verdicts: &[Verdict]) -> impl Fn(mistakes::Mistake) -> usize + us
 
 /// One run of the program, in a worker process where there are workers.
 fn run_one(
-    program: &[std::ffi::OsString],
+    program: &[OsString],
     script: &[u8],
     limits: Limits,
+    sandbox: Sandbox,
     stop: &interrupt::Stop,
 ) -> Result<Run, RunError> {
     #[cfg(unix)]
     {
-        worker::run(program, script, limits, stop)
+        worker::run(program, script, limits, sandbox, stop)
     }
     #[cfg(not(unix))]
     {
+        let _ = sandbox;
         runner::run(program, script, limits, stop)
     }
 }
 
 /// Ends grading after a signal: the human report says so (unless the terminal hung up, when
 /// there is no one to tell), and the status is the signal's.
-fn interrupted(out: &mut impl Write, human: bool, signal: i32, done: usize) -> ExitCode {
+fn interrupted(out: &mut impl Write, human: bool, signal: i32) -> ExitCode {
     let hung_up = interrupt::signal_name(signal) == Some("SIGHUP");
     if human && !hung_up {
         let reason = RunError::Interrupted(signal);
         // The status matters more than the note: a failed write changes nothing.
         let _ = writeln!(
             out,
-            "\n{reason} after {done} case(s); the programs and everything they started were stopped"
+            "\n{reason}; the programs and everything they started were stopped"
         );
         let _ = out.flush();
     }

@@ -5,12 +5,13 @@ use serde::Serialize;
 
 use super::cases::Case;
 use super::mistakes::{self, Diagnosis, Mistake};
-use super::runner::{End, Run};
+use super::runner::{End, Limit, Run};
+use super::sandbox::show_size;
 use crate::engine::scheme::FilterSpec;
 
 /// How a case ended, as the reports spell it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Every answer right.
     Pass,
@@ -22,6 +23,14 @@ pub enum Status {
     Crash,
     /// Stopped for writing too much.
     Flood,
+    /// Ended by the memory (address space) limit.
+    MemoryLimit,
+    /// Ended by the CPU time limit.
+    CpuLimit,
+    /// Ended by the file size limit.
+    FileLimit,
+    /// It (or a process it started) ran the tutor, the answer key.
+    UsedTutor,
     /// The case could not be run at all.
     Error,
 }
@@ -35,6 +44,10 @@ impl Status {
             Status::Timeout => "TIME",
             Status::Crash => "CRASH",
             Status::Flood => "FLOOD",
+            Status::MemoryLimit => "MEM",
+            Status::CpuLimit => "CPU",
+            Status::FileLimit => "FILE",
+            Status::UsedTutor => "TUTOR",
             Status::Error => "ERROR",
         }
     }
@@ -47,6 +60,10 @@ impl Status {
             Status::Timeout => "timeout",
             Status::Crash => "crash",
             Status::Flood => "flood",
+            Status::MemoryLimit => "memory-limit",
+            Status::CpuLimit => "cpu-limit",
+            Status::FileLimit => "file-limit",
+            Status::UsedTutor => "used-tutor",
             Status::Error => "error",
         }
     }
@@ -116,28 +133,57 @@ pub fn judge(
     seconds: f64,
 ) -> Verdict {
     let same = run.stdout == expected;
-    let (status, reason) = match run.end {
-        End::TimedOut => (
-            Status::Timeout,
+    let (status, reason) = match (run.limit, run.end) {
+        (Some(Limit::Memory(bytes)), _) => (
+            Status::MemoryLimit,
             Some(format!(
-                "no end within {timeout} s; the program was stopped"
+                "stopped by the memory limit: it may use {} of address space (--memory)",
+                show_size(bytes)
             )),
         ),
-        End::Flooded => (
-            Status::Flood,
+        (Some(Limit::Cpu(seconds)), _) => (
+            Status::CpuLimit,
             Some(format!(
-                "wrote more than {} KiB; the program was stopped",
-                output_cap / 1024
+                "stopped by the CPU time limit: it may use {seconds} s of CPU (--cpu)"
             )),
         ),
-        End::Signalled(sig) => (Status::Crash, Some(signal_reason(sig))),
-        End::Exited(code) if code != 0 => {
-            (Status::Crash, Some(format!("exited with status {code}")))
-        }
-        End::Exited(_) if same => (Status::Pass, None),
-        End::Exited(_) => (Status::Fail, None),
+        (Some(Limit::FileSize(bytes)), _) => (
+            Status::FileLimit,
+            Some(format!(
+                "stopped by the file size limit: it may write files of up to {} (--file-size)",
+                show_size(bytes)
+            )),
+        ),
+        (None, end) => match end {
+            End::TimedOut => (
+                Status::Timeout,
+                Some(format!(
+                    "no end within {timeout} s; the program was stopped"
+                )),
+            ),
+            End::Flooded => (
+                Status::Flood,
+                Some(format!(
+                    "wrote more than {} KiB; the program was stopped",
+                    output_cap / 1024
+                )),
+            ),
+            End::Signalled(sig) => (Status::Crash, Some(signal_reason(sig))),
+            End::Exited(code) if code != 0 => {
+                (Status::Crash, Some(format!("exited with status {code}")))
+            }
+            End::UsedTutor => (
+                Status::UsedTutor,
+                Some(format!(
+                    "it ran the tutor, which is the answer key, and was stopped: {}",
+                    run.note.as_deref().unwrap_or("a process it started ran it")
+                )),
+            ),
+            End::Exited(_) if same => (Status::Pass, None),
+            End::Exited(_) => (Status::Fail, None),
+        },
     };
-    let diagnosis = if status == Status::Pass {
+    let diagnosis = if matches!(status, Status::Pass | Status::UsedTutor) {
         Diagnosis::default()
     } else {
         mistakes::diagnose(spec, &case.script, &expected, &run.stdout)

@@ -18,7 +18,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::interrupt::Stop;
-use super::runner::{self, End, Limits, Run, RunError};
+use super::runner::{self, End, Limit, Limits, Run, RunError};
+use super::sandbox::Sandbox;
 
 /// The longest request or response line: a program's words, a few numbers.
 const HEADER_CAP: u64 = 1 << 20;
@@ -39,6 +40,7 @@ struct Request {
     input_len: u64,
     /// The grader's pid: a worker whose parent is already another has lost its grader.
     parent: u32,
+    sandbox: Sandbox,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -47,6 +49,14 @@ enum WireEnd {
     Signalled(i32),
     TimedOut,
     Flooded,
+    UsedTutor,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+enum WireLimit {
+    Memory(u64),
+    Cpu(u64),
+    FileSize(u64),
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -58,6 +68,8 @@ struct Response {
     interrupted: Option<i32>,
     stdout_len: u64,
     stderr_len: u64,
+    limit: Option<WireLimit>,
+    note: Option<String>,
 }
 
 /// Runs `program` on `input` within `limits` in a worker process, as [`runner::run`] would
@@ -67,6 +79,7 @@ pub fn run(
     program: &[OsString],
     input: &[u8],
     limits: Limits,
+    sandbox: Sandbox,
     stop: &Stop,
 ) -> Result<Run, RunError> {
     use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -76,6 +89,7 @@ pub fn run(
         output_cap: limits.output_cap,
         input_len: input.len() as u64,
         parent: std::process::id(),
+        sandbox,
     };
     let mut bytes = serde_json::to_vec(&request).map_err(|e| RunError::Io(e.into()))?;
     bytes.push(b'\n');
@@ -131,12 +145,19 @@ pub fn run(
         Some(WireEnd::Signalled(signal)) => End::Signalled(signal),
         Some(WireEnd::TimedOut) => End::TimedOut,
         Some(WireEnd::Flooded) => End::Flooded,
+        Some(WireEnd::UsedTutor) => End::UsedTutor,
         None => return Err(trouble("the worker's answer has no end".to_string())),
     };
     Ok(Run {
         stdout: rest[..out_len].to_vec(),
         stderr_tail: rest[out_len..].to_vec(),
         end,
+        limit: response.limit.map(|l| match l {
+            WireLimit::Memory(n) => Limit::Memory(n),
+            WireLimit::Cpu(n) => Limit::Cpu(n),
+            WireLimit::FileSize(n) => Limit::FileSize(n),
+        }),
+        note: response.note,
     })
 }
 
@@ -186,13 +207,14 @@ pub fn serve(out: &mut impl Write) -> anyhow::Result<()> {
         output_cap: request.output_cap,
     };
     let stop = super::interrupt::on_signals().context("could not catch SIGTERM")?;
-    let (response, run) = match runner::run(&program, &input, limits, stop) {
+    let (response, run) = match contained(&program, &input, limits, request.sandbox, stop) {
         Ok(run) => {
             let end = match run.end {
                 End::Exited(code) => WireEnd::Exited(code),
                 End::Signalled(signal) => WireEnd::Signalled(signal),
                 End::TimedOut => WireEnd::TimedOut,
                 End::Flooded => WireEnd::Flooded,
+                End::UsedTutor => WireEnd::UsedTutor,
             };
             let response = Response {
                 end: Some(end),
@@ -200,6 +222,12 @@ pub fn serve(out: &mut impl Write) -> anyhow::Result<()> {
                 interrupted: None,
                 stdout_len: run.stdout.len() as u64,
                 stderr_len: run.stderr_tail.len() as u64,
+                limit: run.limit.map(|l| match l {
+                    Limit::Memory(n) => WireLimit::Memory(n),
+                    Limit::Cpu(n) => WireLimit::Cpu(n),
+                    Limit::FileSize(n) => WireLimit::FileSize(n),
+                }),
+                note: run.note.clone(),
             };
             (response, Some(run))
         }
@@ -214,6 +242,8 @@ pub fn serve(out: &mut impl Write) -> anyhow::Result<()> {
                 interrupted,
                 stdout_len: 0,
                 stderr_len: 0,
+                limit: None,
+                note: None,
             };
             (response, None)
         }
@@ -226,6 +256,91 @@ pub fn serve(out: &mut impl Write) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// Runs `program` as a graded program: through the stage (the limits), in a room of its
+/// own (an empty working folder, a scrubbed environment, a decoy for the tutor on its
+/// PATH), watched for the tutor; then says which limit, if any, ended it.
+#[cfg(unix)]
+fn contained(
+    program: &[OsString],
+    input: &[u8],
+    limits: Limits,
+    sandbox: Sandbox,
+    stop: &Stop,
+) -> Result<Run, RunError> {
+    use super::sandbox::{Room, detect::TutorWatch, stage};
+    let room = Room::new().map_err(RunError::Io)?;
+    let tutor = std::env::current_exe().unwrap_or_default();
+    room.add_decoy("bloom-tutor", std::process::id())
+        .map_err(RunError::Io)?;
+    let decoy = room.work().with_file_name("bin").join("bloom-tutor");
+    let mut watch = TutorWatch::new(Some(decoy)).map_err(RunError::Io)?;
+    let mut staged: Vec<OsString> = vec![self_exe()];
+    staged.extend(stage::args(&sandbox, false));
+    staged.push("--".into());
+    staged.extend(program.iter().cloned());
+    let setup = runner::Setup {
+        env: Some(room.env(&tutor)),
+        dir: Some(room.work()),
+    };
+    let mut run = runner::run_watched(&staged, input, limits, stop, &setup, &mut |pid| {
+        watch.look(pid)
+    })?;
+    run.limit = limit_reached(&run, sandbox, &room);
+    Ok(run)
+}
+
+/// The limit that ended `run`, judged by how it ended, the CPU time its processes used,
+/// the files it left and what it said on stderr.
+#[cfg(unix)]
+fn limit_reached(run: &Run, sandbox: Sandbox, room: &super::sandbox::Room) -> Option<Limit> {
+    use nix::sys::resource::{UsageWho, getrusage};
+    use nix::sys::signal::Signal;
+    let abnormal = match run.end {
+        End::Exited(code) => code != 0,
+        End::Signalled(_) => true,
+        End::TimedOut | End::Flooded | End::UsedTutor => return None,
+    };
+    if !abnormal {
+        return None;
+    }
+    let signal = match run.end {
+        End::Signalled(n) => Signal::try_from(n).ok(),
+        _ => None,
+    };
+    if let Some(seconds) = sandbox.cpu {
+        let used = getrusage(UsageWho::RUSAGE_CHILDREN).map_or(0.0, |u| {
+            let t = |tv: nix::sys::time::TimeVal| tv.tv_sec() as f64 + tv.tv_usec() as f64 / 1e6;
+            t(u.user_time()) + t(u.system_time())
+        });
+        if signal == Some(Signal::SIGXCPU)
+            || (signal == Some(Signal::SIGKILL) && used >= seconds as f64 - 0.05)
+        {
+            return Some(Limit::Cpu(seconds));
+        }
+    }
+    if let Some(bytes) = sandbox.file_size
+        && (signal == Some(Signal::SIGXFSZ) || room.largest_file() >= bytes)
+    {
+        return Some(Limit::FileSize(bytes));
+    }
+    if let Some(bytes) = sandbox.memory {
+        let said = String::from_utf8_lossy(&run.stderr_tail).to_ascii_lowercase();
+        let out_of_memory = [
+            "memoryerror",
+            "cannot allocate memory",
+            "out of memory",
+            "memory allocation of",
+            "bad_alloc",
+            "outofmemoryerror",
+            "failed to allocate",
+        ];
+        if out_of_memory.iter().any(|m| said.contains(m)) {
+            return Some(Limit::Memory(bytes));
+        }
+    }
+    None
 }
 
 /// One line from `input`, without its newline, of at most `cap` bytes.

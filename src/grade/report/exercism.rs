@@ -55,7 +55,14 @@ fn test(v: &Verdict, spec: FilterSpec) -> Test {
     let status = match v.status {
         Status::Pass => "pass",
         Status::Fail => "fail",
-        Status::Timeout | Status::Crash | Status::Flood | Status::Error => "error",
+        Status::Timeout
+        | Status::Crash
+        | Status::Flood
+        | Status::MemoryLimit
+        | Status::CpuLimit
+        | Status::FileLimit
+        | Status::UsedTutor
+        | Status::Error => "error",
     };
     let output = (!v.hidden && !v.got.is_empty()).then(|| {
         let text = script_text(&v.got);

@@ -101,7 +101,13 @@ fn way_of_failing(v: &Verdict) -> Option<String> {
         Status::Pass => return None,
         Status::Fail if v.mistakes().is_empty() => return None,
         Status::Fail => named,
-        Status::Timeout | Status::Flood | Status::Error => v.status.name().to_string(),
+        Status::Timeout
+        | Status::Flood
+        | Status::Error
+        | Status::MemoryLimit
+        | Status::CpuLimit
+        | Status::FileLimit
+        | Status::UsedTutor => v.status.name().to_string(),
         Status::Crash => format!(
             "{}: {}",
             v.reason.clone().unwrap_or_default(),
@@ -324,6 +330,8 @@ mod tests {
             stdout: b"\x1b[2J\rMAYBE\n".to_vec(),
             stderr_tail: b"\x1b]0;owned\x07\n\r15 of 15 case(s) passed\n".to_vec(),
             end: End::Exited(0),
+            limit: None,
+            note: None,
         };
         let expected = crate::grade::expected_answers(spec, &case.script);
         let verdict = crate::grade::verdict::judge(spec, &case, expected, run, 5.0, 1 << 20, 0.1);

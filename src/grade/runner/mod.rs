@@ -60,7 +60,33 @@ pub enum End {
     TimedOut,
     /// It wrote more than the cap and was stopped.
     Flooded,
+    /// It (or a process it started) ran the tutor's own binary, and was stopped.
+    UsedTutor,
 }
+
+/// A resource limit a program ran into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// Address space, in bytes.
+    Memory(u64),
+    /// CPU time, in seconds.
+    Cpu(u64),
+    /// The size of a file it wrote, in bytes.
+    FileSize(u64),
+}
+
+/// How the program is started, where that is not as the grader itself runs.
+#[derive(Debug, Clone, Default)]
+pub struct Setup {
+    /// The whole environment, when not the grader's.
+    pub env: Option<Vec<(OsString, OsString)>>,
+    /// The working folder, when not the grader's.
+    pub dir: Option<std::path::PathBuf>,
+}
+
+/// Looks at the running program (its pid) once a tick; `Some(what)` stops it for having
+/// run the tutor, `what` saying how.
+pub type Watch<'a> = &'a mut dyn FnMut(u32) -> Option<String>;
 
 /// What the program did with one script.
 #[derive(Debug, Clone)]
@@ -70,6 +96,10 @@ pub struct Run {
     /// The last [`STDERR_TAIL`] bytes of stderr.
     pub stderr_tail: Vec<u8>,
     pub end: End,
+    /// A limit it ran into, when that is what ended it.
+    pub limit: Option<Limit>,
+    /// What the watch saw, when it stopped the run.
+    pub note: Option<String>,
 }
 
 /// Why a program could not be run: the tutor could not do its job. (A program that runs
@@ -92,6 +122,8 @@ pub enum RunError {
     Interrupted(i32),
     /// The grader's worker process that ran the program failed, in words.
     Worker(String),
+    /// No such program on PATH, but a file of that name is in the current folder.
+    InThisFolder(OsString),
 }
 
 impl fmt::Display for RunError {
@@ -132,6 +164,14 @@ impl fmt::Display for RunError {
             }
             RunError::Io(err) => write!(f, "could not watch the running program: {err}"),
             RunError::Worker(what) => write!(f, "the grader could not run the program: {what}"),
+            RunError::InThisFolder(program) => {
+                start(f, program)?;
+                let name = escape::escaped(program.as_encoded_bytes());
+                write!(
+                    f,
+                    ": no such program on PATH; to run the file `{name}` in this folder, write `./{name}`"
+                )
+            }
             RunError::Interrupted(signal) => match interrupt::signal_name(*signal) {
                 Some(name) => write!(f, "interrupted by {name}"),
                 None => write!(f, "interrupted by signal {signal}"),
@@ -156,13 +196,37 @@ impl std::error::Error for RunError {
 ///
 /// Runs one program at a time in the process: on Linux the sweep after a run takes every
 /// descendant of the process as the program's, so the grader must start nothing else.
+#[cfg(any(test, not(unix)))]
 pub fn run(
     program: &[OsString],
     input: &[u8],
     limits: Limits,
     stop: &Stop,
 ) -> Result<Run, RunError> {
-    run_with(program, input, limits, stop, sys::prepare, sys::supervise)
+    run_watched(program, input, limits, stop, &Setup::default(), &mut |_| {
+        None
+    })
+}
+
+/// [`run`], started as `setup` says, with `watch` looking at the program every tick.
+pub fn run_watched(
+    program: &[OsString],
+    input: &[u8],
+    limits: Limits,
+    stop: &Stop,
+    setup: &Setup,
+    watch: Watch<'_>,
+) -> Result<Run, RunError> {
+    run_with(
+        program,
+        input,
+        limits,
+        stop,
+        setup,
+        watch,
+        sys::prepare,
+        sys::supervise,
+    )
 }
 
 /// Runs one of the grader's own worker processes (`program`, which runs a learner's program
@@ -200,13 +264,16 @@ pub fn stop_leftovers() {
     tree::sweep_descendants();
 }
 
-type Supervise = fn(std::process::Child, &[u8], Limits, &Stop) -> Result<Run, RunError>;
+type Supervise = fn(std::process::Child, &[u8], Limits, &Stop, Watch<'_>) -> Result<Run, RunError>;
 
+#[allow(clippy::too_many_arguments)]
 fn run_with(
     program: &[OsString],
     input: &[u8],
     limits: Limits,
     stop: &Stop,
+    setup: &Setup,
+    watch: Watch<'_>,
     prepare: fn(&mut Command),
     supervise: Supervise,
 ) -> Result<Run, RunError> {
@@ -225,9 +292,83 @@ fn run_with(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    if let Some(env) = &setup.env {
+        command.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
+    }
+    if let Some(dir) = &setup.dir {
+        command.current_dir(dir);
+    }
     prepare(&mut command);
     let child = command.spawn().map_err(|err| start_error(path, err))?;
-    supervise(child, input, limits, stop)
+    supervise(child, input, limits, stop, watch)
+}
+
+/// The program's words ready to run anywhere: the program as the absolute path that
+/// running it here would start (looked up on PATH when it has no `/`), and every other
+/// word that names an existing file or folder here as an absolute path, since programs run
+/// in an empty folder of their own. Refused as starting it would be, before anything runs.
+pub fn resolve(program: &[OsString]) -> Result<Vec<OsString>, RunError> {
+    let (first, rest) = program.split_first().ok_or(RunError::NoProgram)?;
+    if first.is_empty() {
+        return Err(RunError::NoProgram);
+    }
+    let path = if has_separator(first) {
+        let path = std::path::absolute(first).map_err(RunError::Io)?;
+        check_runnable(first, &path)?;
+        path
+    } else {
+        let found = std::env::var_os("PATH")
+            .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|dir| dir.join(first))
+            .find(|candidate| is_runnable(candidate));
+        match found {
+            Some(path) => std::path::absolute(path).map_err(RunError::Io)?,
+            None if Path::new(first).is_file() => {
+                return Err(RunError::InThisFolder(first.clone()));
+            }
+            None => return Err(RunError::NotFound(first.clone())),
+        }
+    };
+    let mut words = vec![path.into_os_string()];
+    for word in rest {
+        let as_path = Path::new(word);
+        let names_a_file = !word.as_encoded_bytes().starts_with(b"-")
+            && as_path.is_relative()
+            && !word.is_empty()
+            && as_path.exists();
+        words.push(match names_a_file {
+            true => std::path::absolute(as_path)
+                .map(|p| p.into_os_string())
+                .unwrap_or_else(|_| word.clone()),
+            false => word.clone(),
+        });
+    }
+    Ok(words)
+}
+
+/// Whether `path` is a file that may be run.
+fn is_runnable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// `Ok` when `path` (named `name` on the command line) can be started.
+fn check_runnable(name: &OsStr, path: &Path) -> Result<(), RunError> {
+    match std::fs::metadata(path) {
+        Err(_) => Err(RunError::NotFound(name.to_os_string())),
+        Ok(m) if m.is_dir() => Err(RunError::IsADirectory(name.to_os_string())),
+        Ok(_) if !is_runnable(path) => Err(RunError::PermissionDenied(name.to_os_string())),
+        Ok(_) => Ok(()),
+    }
 }
 
 /// The error for a program that could not start, named by what is wrong with it.
@@ -418,6 +559,7 @@ mod tests {
                 RunError::Io(_) => "Io",
                 RunError::Interrupted(_) => "Interrupted",
                 RunError::Worker(_) => "Worker",
+                RunError::InThisFolder(_) => "InThisFolder",
             };
             assert_eq!(kind, want, "{program:?}: {err}");
         }
@@ -446,6 +588,8 @@ mod tests {
                 b"ADD fig\n",
                 limits(timeout),
                 &Stop::new(),
+                &Setup::default(),
+                &mut |_| None,
                 portable::prepare,
                 portable::supervise,
             )

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use nix::fcntl::{FcntlArg, OFlag, fcntl};
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
-use super::{End, Limits, Run, RunError, STDERR_TAIL, tree};
+use super::{End, Limits, Run, RunError, STDERR_TAIL, Watch, tree};
 use crate::grade::interrupt::Stop;
 
 /// How often the loop looks at the program's status and the stop request when its pipes
@@ -41,6 +41,7 @@ pub(super) fn supervise(
     input: &[u8],
     limits: Limits,
     stop: &Stop,
+    watch_program: Watch<'_>,
 ) -> Result<Run, RunError> {
     let deadline = Instant::now() + limits.timeout;
     let mut pipes = match Pipes::new(&mut child, input, limits.output_cap) {
@@ -50,7 +51,11 @@ pub(super) fn supervise(
             return Err(RunError::Io(err));
         }
     };
-    let ended = watch(&mut child, &mut pipes, deadline, stop);
+    let mut note = None;
+    let ended = watch(&mut child, &mut pipes, deadline, stop, &mut |pid| {
+        note = watch_program(pid);
+        note.is_some()
+    });
     // Whatever happened, nothing the program started goes on.
     tree::stop(&mut child);
     let end = match ended {
@@ -64,7 +69,9 @@ pub(super) fn supervise(
         End::Exited(_) | End::Signalled(_) if pipes.flooded => End::Flooded,
         end => end,
     };
-    Ok(pipes.into_run(end))
+    let mut run = pipes.into_run(end);
+    run.note = note;
+    Ok(run)
 }
 
 /// How long a worker process has to stop its program and end once asked to.
@@ -87,7 +94,7 @@ pub(super) fn supervise_worker(
             return Err(RunError::Io(err));
         }
     };
-    let ended = watch(&mut child, &mut pipes, deadline, stop);
+    let ended = watch(&mut child, &mut pipes, deadline, stop, &mut |_| false);
     if !matches!(
         ended,
         Ok(Watched::Ended(End::Exited(_) | End::Signalled(_)))
@@ -129,13 +136,19 @@ enum Watched {
     Stopped(i32),
 }
 
+/// Feeds and reads the pipes until the program ends, floods, overruns, a stop is asked
+/// for, or `used_tutor` (asked once a tick with the program's pid) says it ran the tutor.
 fn watch(
     child: &mut Child,
     pipes: &mut Pipes<'_>,
     deadline: Instant,
     stop: &Stop,
+    used_tutor: &mut dyn FnMut(u32) -> bool,
 ) -> io::Result<Watched> {
     loop {
+        if used_tutor(child.id()) {
+            return Ok(Watched::Ended(End::UsedTutor));
+        }
         if let Some(signal) = stop.signal() {
             return Ok(Watched::Stopped(signal));
         }
@@ -317,6 +330,8 @@ impl<'a> Pipes<'a> {
             stdout: self.out,
             stderr_tail: self.tail,
             end,
+            limit: None,
+            note: None,
         }
     }
 }
