@@ -9,6 +9,7 @@ pub mod mistakes;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
+pub mod submissions;
 pub mod verdict;
 pub mod worker;
 
@@ -82,13 +83,32 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--seed chooses the generated cases, expected --random N with it");
     }
     let seed = (args.random > 0).then(|| args.seed.unwrap_or_else(cases::random::fresh_seed));
-    let mut all = cases::builtin(spec);
+    let mut all = match &args.cases {
+        Some(dir) => cases::teacher::load(dir, spec)?,
+        None => cases::builtin(spec),
+    };
     if let Some(seed) = seed {
         all.extend(cases::random::cases(seed, args.random));
     }
     if args.list {
         for case in &all {
-            writeln!(out, "{:<24} {}", case.name, case.checks)?;
+            let mut notes = Vec::new();
+            if case.weight != 1 {
+                notes.push(format!("{} points", case.weight));
+            }
+            if case.hidden {
+                notes.push("hidden".to_string());
+            }
+            let notes = match notes.is_empty() {
+                true => String::new(),
+                false => format!(" ({})", notes.join(", ")),
+            };
+            writeln!(
+                out,
+                "{:<24} {}{notes}",
+                case.name,
+                escape::escape(case.checks.as_bytes())
+            )?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -126,7 +146,23 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         timeout: args.timeout,
         sandbox: sandbox(args),
     };
+    if let Some(dir) = &args.submissions {
+        return submissions::run(args, dir, &plan, jobs(args), out);
+    }
     grade(args, &plan, out)
+}
+
+/// Bytes as an OS string: as they are on Unix, as UTF-8 (lossy) elsewhere.
+pub fn os_from_bytes(bytes: Vec<u8>) -> OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        OsString::from_vec(bytes)
+    }
+    #[cfg(not(unix))]
+    {
+        OsString::from(String::from_utf8_lossy(&bytes).into_owned())
+    }
 }
 
 /// Why the tutor refuses to run at all: it was started by a program it is grading. `None`
@@ -389,7 +425,13 @@ fn grade(args: &GradeArgs, plan: &Plan, out: &mut impl Write) -> anyhow::Result<
     };
     // From here on a signal stops the programs being graded before the grader goes.
     let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;
-    let mut writer = report::human::CaseWriter::default();
+    let mut writer = report::human::CaseWriter::with_flags(match &args.cases {
+        Some(dir) => format!(
+            " --cases {}",
+            escape::escape(dir.as_os_str().as_encoded_bytes())
+        ),
+        None => String::new(),
+    });
     let mut each = |i: usize, verdict: &Verdict| -> std::io::Result<()> {
         if format != GradeFormat::Human {
             return Ok(());

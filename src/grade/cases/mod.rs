@@ -3,6 +3,7 @@
 
 pub mod builtin;
 pub mod random;
+pub mod teacher;
 
 use crate::engine::scheme::FilterSpec;
 

@@ -39,9 +39,19 @@ pub fn write_header(
 pub struct CaseWriter {
     /// For each way of failing, the first case that failed that way.
     shown: HashMap<String, String>,
+    /// What `reproduce: bloom-tutor grade` needs to find the case (`--cases DIR`).
+    flags: String,
 }
 
 impl CaseWriter {
+    /// A writer whose `reproduce` lines add `flags` (such as `--cases DIR`).
+    pub fn with_flags(flags: String) -> CaseWriter {
+        CaseWriter {
+            shown: HashMap::new(),
+            flags,
+        }
+    }
+
     /// One case: in full, or in one line when an earlier case failed the same way.
     pub fn write(&mut self, out: &mut impl Write, spec: FilterSpec, v: &Verdict) -> io::Result<()> {
         let label = v.status.label();
@@ -79,12 +89,14 @@ impl CaseWriter {
                 "       (this does not explain every wrong answer: look for another mistake too)"
             )?;
         }
-        write_stderr(out, &v.stderr_tail)?;
         if !v.hidden {
+            // A program's stderr may echo its input, which a hidden case keeps to itself.
+            write_stderr(out, &v.stderr_tail)?;
             writeln!(
                 out,
-                "       reproduce: bloom-tutor grade{} --show {}",
+                "       reproduce: bloom-tutor grade{}{} --show {}",
                 spec_flags(spec),
+                self.flags,
                 v.name
             )?;
         }
