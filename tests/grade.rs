@@ -1041,3 +1041,467 @@ fn a_teachers_variant_grades_the_same_exercise_on_another_size() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+// ---- A class, safely (issue 14) ----
+
+/// A folder of teacher's cases: one visible, one hidden worth 5 points.
+fn teacher_cases() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(
+        dir.path().join("visible.in"),
+        "ADD fig\nADD lime\nCHECK sun\nBITS\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.path().join("secret.in"),
+        "# description: anagrams, hidden\n# weight: 5\n# hidden: true\nADD zebra\nADD fig\nCHECK arbez\nBITS\n",
+    )
+    .expect("written");
+    dir
+}
+
+#[test]
+fn teacher_cases_are_graded_with_their_weights() {
+    let dir = teacher_cases();
+    let cases = dir.path().to_str().expect("UTF-8");
+    let report = json(&grade(
+        &["--json", "--cases", cases],
+        &["python3", &fixture("h2_from_zero.py")],
+    ));
+    let names: Vec<&str> = report["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["secret", "visible"],
+        "only the teacher's cases, by name"
+    );
+    assert_eq!(report["max_score"], 6, "1 + 5 points");
+    assert_eq!(report["score"], 0, "{report:#}");
+    let report = json(&grade(
+        &["--json", "--cases", cases],
+        &["python3", &fixture("correct.py")],
+    ));
+    assert_eq!(report["score"], 6, "{report:#}");
+    let out = grade(&["--cases", cases], &["python3", &fixture("correct.py")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.ends_with("score: 6 of 6 point(s)\n"), "{text}");
+}
+
+#[test]
+fn a_hidden_case_never_shows_its_script_or_answers_in_any_format() {
+    let dir = teacher_cases();
+    let cases = dir.path().to_str().expect("UTF-8");
+    // A program that also echoes its input to stderr.
+    let echo = dir.path().join("echo.py");
+    std::fs::write(
+        &echo,
+        "import sys\nd = sys.stdin.read()\nsys.stderr.write(d)\nsys.stdout.write(d)\n",
+    )
+    .expect("written");
+    for format in ["human", "json", "exercism", "junit"] {
+        for program in [
+            fixture("h2_from_zero.py"),
+            echo.to_string_lossy().into_owned(),
+        ] {
+            let out = grade(
+                &["--format", format, "--cases", cases],
+                &["python3", &program],
+            );
+            let text = String::from_utf8_lossy(&out.stdout);
+            for secret in ["zebra", "arbez"] {
+                assert!(
+                    !text.contains(secret),
+                    "{format}, {program}: the hidden script shows: {text}"
+                );
+            }
+            assert!(
+                text.contains("secret"),
+                "{format}: the case is reported: {text}"
+            );
+            assert!(
+                text.contains("visible"),
+                "{format}: the visible case is reported: {text}"
+            );
+        }
+    }
+    let out = grade(&["--cases", cases, "--show", "secret"], &[]);
+    assert_eq!(out.status.code(), Some(2), "--show refuses a hidden case");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("zebra"));
+    let saved = tempfile::tempdir().expect("a temporary folder");
+    let out = grade(
+        &[
+            "--cases",
+            cases,
+            "--save",
+            saved.path().to_str().expect("UTF-8"),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        !saved.path().join("secret.in").exists(),
+        "--save skips a hidden case"
+    );
+    assert!(saved.path().join("visible.in").exists());
+}
+
+#[test]
+fn a_wrong_out_file_is_refused_with_the_line_that_differs() {
+    let dir = teacher_cases();
+    std::fs::write(dir.path().join("visible.out"), "MAYBE\nwrong bits\n").expect("written");
+    let out = grade(
+        &["--cases", dir.path().to_str().expect("UTF-8")],
+        &["python3", &fixture("correct.py")],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("visible.out line 1 is `MAYBE`, but the tutor answers `NO`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn programs_stopped_by_a_limit_get_a_status_that_names_it() {
+    for (file, status, words) in [
+        ("hogs_memory.py", "memory-limit", "memory limit"),
+        ("burns_cpu.py", "cpu-limit", "CPU time limit"),
+        ("writes_huge_file.py", "file-limit", "file size limit"),
+    ] {
+        let out = grade_within(
+            &[
+                "--json",
+                "--cpu",
+                "1",
+                "--memory",
+                "512M",
+                "--file-size",
+                "1M",
+                "--timeout",
+                "30",
+                "--case",
+                "lesson-trace",
+            ],
+            &["python3", &fixture(file)],
+            Duration::from_secs(60),
+        );
+        let report = json(&out);
+        let case = &report["cases"][0];
+        assert_eq!(case["status"], status, "{file}: {report:#}");
+        assert!(
+            case["reason"].as_str().is_some_and(|r| r.contains(words)),
+            "{file}: {case:#}"
+        );
+    }
+}
+
+#[test]
+fn a_program_runs_in_an_empty_folder_with_a_scrubbed_environment() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["grade", "--json", "--case", "empty-filter", "--"])
+        .args(["python3", &fixture("inspects.py")])
+        .env("BLOOM_TUTOR_TEST_SECRET", "hunter2")
+        .output()
+        .expect("the tutor runs");
+    let report = json(&out);
+    let got = report["cases"][0]["got"].as_str().expect("what it printed");
+    let seen: serde_json::Value = serde_json::from_str(got).expect("the fixture's JSON");
+    assert_eq!(
+        seen["files"],
+        serde_json::json!([]),
+        "an empty folder: {seen:#}"
+    );
+    assert!(
+        seen["secret"].is_null(),
+        "the grader's environment leaked: {seen:#}"
+    );
+    let cwd = seen["cwd"].as_str().expect("cwd");
+    assert_ne!(
+        std::path::Path::new(cwd),
+        std::env::current_dir().expect("cwd"),
+        "not the grader's folder"
+    );
+    assert!(
+        !std::path::Path::new(cwd).exists(),
+        "the folder is removed afterwards"
+    );
+    let tutor_dir = std::path::Path::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .parent()
+        .expect("a folder");
+    let path = seen["path"].as_str().expect("PATH");
+    assert!(
+        !path
+            .split(':')
+            .any(|d| std::path::Path::new(d) == tutor_dir),
+        "the tutor's folder is on the PATH: {path}"
+    );
+}
+
+/// The tutor's folder first on PATH, as for a teacher who installed it.
+fn path_with_tutor() -> std::ffi::OsString {
+    let dir = std::path::Path::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .parent()
+        .expect("a folder")
+        .to_path_buf();
+    let mut paths = vec![dir];
+    paths.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(paths).expect("a PATH")
+}
+
+#[test]
+fn programs_that_run_the_tutor_are_failed_with_a_named_verdict() {
+    for file in [
+        "cheat_by_path.py",
+        "cheat_by_ppid.py",
+        "cheat_by_copy.py",
+        "cheat_by_modified_copy.py",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+            .args([
+                "grade",
+                "--json",
+                "--file-size",
+                "none",
+                "--case",
+                "lesson-trace",
+                "--",
+            ])
+            .args(["python3", &fixture(file)])
+            .env("PATH", path_with_tutor())
+            .output()
+            .expect("the tutor runs");
+        let report = json(&out);
+        let case = &report["cases"][0];
+        assert_eq!(case["status"], "used-tutor", "{file}: {report:#}");
+        assert!(
+            case["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("answer key")),
+            "{file}: {case:#}"
+        );
+        assert_eq!(out.status.code(), Some(1), "{file}");
+    }
+}
+
+#[test]
+fn the_tutor_refuses_to_answer_under_a_grading_worker() {
+    // A program that runs the tutor and prints what it said; the grader must see the run,
+    // and the tutor must not have answered.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let program = dir.path().join("ask.py");
+    std::fs::write(
+        &program,
+        format!(
+            "import subprocess, sys\nr = subprocess.run([{:?}], input=b'ADD fig\\nBITS\\n', capture_output=True)\nsys.stdout.buffer.write(r.stdout)\nsys.stderr.buffer.write(r.stderr)\n",
+            env!("CARGO_BIN_EXE_bloom-tutor")
+        ),
+    )
+    .expect("written");
+    let report = json(&grade(
+        &["--json", "--case", "lesson-trace"],
+        &["python3", program.to_str().expect("UTF-8")],
+    ));
+    let case = &report["cases"][0];
+    assert_eq!(case["status"], "used-tutor", "{report:#}");
+    assert!(
+        !case["got"].as_str().unwrap_or("").contains('1'),
+        "the tutor answered: {case:#}"
+    );
+}
+
+#[test]
+fn a_class_is_graded_into_a_csv() {
+    let class = tempfile::tempdir().expect("a temporary folder");
+    for (student, file) in [
+        ("ada", Some("correct.py")),
+        ("ben", Some("h2_from_zero.py")),
+        ("cy", None),
+        ("dee", Some("hangs.py")),
+    ] {
+        let folder = class.path().join(student);
+        std::fs::create_dir(&folder).expect("a student's folder");
+        if let Some(file) = file {
+            std::fs::copy(fixture(file), folder.join("bloom.py")).expect("copied");
+        }
+    }
+    let out_dir = tempfile::tempdir().expect("a temporary folder");
+    let csv = out_dir.path().join("grades.csv");
+    let reports = out_dir.path().join("reports");
+    let out = grade_within(
+        &[
+            "--submissions",
+            class.path().to_str().expect("UTF-8"),
+            "--csv",
+            csv.to_str().expect("UTF-8"),
+            "--reports",
+            reports.to_str().expect("UTF-8"),
+            "--timeout",
+            "1",
+            "--case",
+            "lesson-trace",
+            "--case",
+            "anagrams",
+        ],
+        &["python3", "{}/bloom.py"],
+        Duration::from_secs(120),
+    );
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "not every student passed: {summary}"
+    );
+    assert!(summary.contains("class of 4 student(s)"), "{summary}");
+    let text = std::fs::read_to_string(&csv).expect("the CSV is written");
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows[0],
+        [
+            "student",
+            "score",
+            "max_score",
+            "cases_passed",
+            "cases_total",
+            "status",
+            "mistakes"
+        ]
+    );
+    let row = |name: &str| {
+        rows.iter()
+            .find(|r| r[0] == name)
+            .unwrap_or_else(|| panic!("no row for {name}: {text}"))
+            .clone()
+    };
+    assert_eq!(row("ada")[1..6], ["2", "2", "2", "2", "pass"], "{text}");
+    assert_eq!(row("ben")[5], "fail", "{text}");
+    assert_eq!(row("ben")[6], "h2-from-zero", "{text}");
+    assert_eq!(row("cy")[5], "error", "a missing submission: {text}");
+    assert_eq!(row("dee")[1..6], ["0", "2", "0", "2", "fail"], "{text}");
+    assert_eq!(rows.len(), 5, "one row per student: {text}");
+    let dee = std::fs::read(reports.join("dee.json")).expect("a report per student");
+    let dee: serde_json::Value = serde_json::from_slice(&dee).expect("JSON");
+    assert_eq!(dee["cases"][0]["status"], "timeout", "{dee:#}");
+    assert!(
+        out.stderr.is_empty(),
+        "no progress bar when piped: {:?}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_program_in_this_folder_named_without_dot_slash_gets_a_hint() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::copy(fixture("correct.c"), dir.path().join("run")).expect("a file named run");
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["grade", "--", "run"])
+        .current_dir(dir.path())
+        .output()
+        .expect("the tutor runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("write `./run`"), "{stderr}");
+}
+
+#[test]
+fn every_format_is_written_when_nothing_could_run() {
+    let out = grade(&["--format", "json"], &["/no/such/program"]);
+    assert_eq!(out.status.code(), Some(2));
+    let report = json(&out);
+    assert_eq!(report["status"], "error");
+    assert!(
+        report["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("could not start")),
+        "{report:#}"
+    );
+    let out = grade(&["--format", "exercism"], &["/no/such/program"]);
+    assert_eq!(out.status.code(), Some(2));
+    let results = json(&out);
+    assert_eq!(results["version"], 2);
+    assert_eq!(results["status"], "error");
+    assert!(
+        results["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("/no/such/program"))
+    );
+    let out = grade(&["--format", "junit"], &["/no/such/program"]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let doc = roxmltree::Document::parse(&text).expect("XML");
+    let error = doc
+        .descendants()
+        .find(|n| n.has_tag_name("error"))
+        .expect("an error element");
+    assert!(
+        error
+            .attribute("message")
+            .is_some_and(|m| m.contains("could not start"))
+    );
+}
+
+#[test]
+fn a_wrong_bits_line_names_the_positions_that_differ() {
+    let out = grade(
+        &["--case", "lesson-trace"],
+        &["python3", &fixture("h2_from_zero.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("bits that differ: expected 1, got 0 at bits"),
+        "{text}"
+    );
+}
+
+/// Whether this system lets an unprivileged process make a user namespace.
+fn user_namespaces_work() -> bool {
+    Command::new("unshare")
+        .args(["--user", "--net", "true"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn isolate_takes_the_network_and_the_process_view_away() {
+    let run = |args: &[&str]| {
+        let mut all = vec!["--json", "--case", "empty-filter"];
+        all.extend(args);
+        let report = json(&grade(&all, &["python3", &fixture("pid_view.py")]));
+        report["cases"][0]["got"].as_str().unwrap_or("").to_string()
+    };
+    let open = run(&[]);
+    assert!(
+        !open.ends_with("unreachable\n"),
+        "without --isolate: {open}"
+    );
+    if !user_namespaces_work() {
+        // Where the system refuses user namespaces, --isolate must say so, not run open.
+        let out = grade(
+            &["--isolate", "--case", "empty-filter"],
+            &["python3", &fixture("pid_view.py")],
+        );
+        assert_ne!(out.status.code(), Some(0));
+        return;
+    }
+    let closed = run(&["--isolate"]);
+    let (count, net) = closed.trim().split_once(' ').expect("count and network");
+    assert_eq!(net, "unreachable", "{closed}");
+    let count: u32 = count.parse().expect("a count");
+    assert!(
+        count <= 3,
+        "a private process view shows a few processes: {closed}"
+    );
+    let report = json(&grade(
+        &["--json", "--isolate"],
+        &["python3", &fixture("correct.py")],
+    ));
+    assert_eq!(
+        report["failed"], 0,
+        "a correct program passes isolated: {report:#}"
+    );
+}
