@@ -1290,6 +1290,18 @@ fn programs_that_run_the_tutor_are_failed_with_a_named_verdict() {
 }
 
 #[test]
+fn a_tutor_run_in_a_process_view_of_its_own_is_seen_too() {
+    if !user_namespaces_work() {
+        return;
+    }
+    let report = json(&grade(
+        &["--json", "--file-size", "none", "--case", "lesson-trace"],
+        &["python3", &fixture("cheat_in_own_view.py")],
+    ));
+    assert_eq!(report["cases"][0]["status"], "used-tutor", "{report:#}");
+}
+
+#[test]
 fn the_tutor_refuses_to_answer_under_a_grading_worker() {
     // A program that runs the tutor and prints what it said; the grader must see the run,
     // and the tutor must not have answered.

@@ -175,7 +175,14 @@ pub fn refusal(cli: &crate::cli::Cli) -> Option<String> {
     }
     #[cfg(target_os = "linux")]
     {
-        sandbox::detect::refuse_under_grader()
+        let refused = sandbox::detect::refuse_under_grader();
+        // In a process view of its own (a container, or `unshare --pid` by a graded program
+        // hiding from the ancestor walk above), the tutor waits a moment, so that a grading
+        // worker outside sees it run before it could answer.
+        if refused.is_none() && !sandbox::detect::in_first_process_view() {
+            std::thread::sleep(sandbox::detect::LINGER);
+        }
+        refused
     }
     #[cfg(not(target_os = "linux"))]
     {
