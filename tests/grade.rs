@@ -876,6 +876,14 @@ fn exercism_results_are_version_2_as_the_test_runner_reads_them() {
     let results = json(&out);
     assert_eq!(results["version"], 2);
     assert_eq!(results["status"], "fail");
+    assert_eq!(results["max_score"], 16, "the points are in every format");
+    let passing = results["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .filter(|t| t["status"] == "pass")
+        .count();
+    assert_eq!(results["score"], passing, "a point a case: {results:#}");
     assert!(
         results.get("message").is_none(),
         "no message when tests ran"

@@ -151,6 +151,12 @@ pub fn run(
             report: JsonReport::from_report(&g.report),
         })
         .collect();
+    if let Some((seed, n)) = plan.seed {
+        writeln!(
+            out,
+            "every student had the same {n} generated cases, from seed {seed} (--random {n} --seed {seed})"
+        )?;
+    }
     class::write_summary(out, &students)?;
     let all_passed = graded
         .iter()

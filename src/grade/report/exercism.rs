@@ -23,6 +23,9 @@ struct Results {
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
     tests: Vec<Test>,
+    /// Not in the interface (its readers ignore what they do not know): the points.
+    score: u64,
+    max_score: u64,
 }
 
 #[derive(Serialize)]
@@ -46,6 +49,8 @@ pub fn write(out: &mut impl Write, report: &Report) -> io::Result<()> {
         status: report.status(),
         message: report.error.clone(),
         tests,
+        score: report.score(),
+        max_score: report.max_score(),
     };
     serde_json::to_writer_pretty(&mut *out, &results)?;
     writeln!(out)
