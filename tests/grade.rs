@@ -1525,3 +1525,18 @@ fn isolate_takes_the_network_and_the_process_view_away() {
         "a correct program passes isolated: {report:#}"
     );
 }
+
+#[test]
+fn a_program_cannot_write_to_the_graders_terminal() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"));
+    command.args(["grade", "--case", "empty-filter", "--"]);
+    command.args(["python3", &fixture("writes_to_the_terminal.py")]);
+    let mut p =
+        rexpect::session::spawn_command(command, Some(60_000)).expect("the grader starts on a pty");
+    let seen = p.exp_eof().expect("the grading ends");
+    assert!(
+        !seen.contains("FORGED"),
+        "the program wrote to the terminal: {seen}"
+    );
+    assert!(seen.contains("no tty"), "it was refused a terminal: {seen}");
+}

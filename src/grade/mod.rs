@@ -152,6 +152,16 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     grade(args, &plan, out)
 }
 
+/// Keeps the expected answers in this process's memory out of other programs' reach: a
+/// process that is not dumpable cannot be read through /proc/PID/mem (or have its binary
+/// followed through /proc/PID/exe) by processes of the same user without privileges.
+pub fn hide_answers() {
+    #[cfg(target_os = "linux")]
+    {
+        let _ = nix::sys::prctl::set_dumpable(false);
+    }
+}
+
 /// Bytes as an OS string: as they are on Unix, as UTF-8 (lossy) elsewhere.
 pub fn os_from_bytes(bytes: Vec<u8>) -> OsString {
     #[cfg(unix)]
@@ -430,6 +440,7 @@ fn grade(args: &GradeArgs, plan: &Plan, out: &mut impl Write) -> anyhow::Result<
         Ok(program) => program,
         Err(err) => return not_run(out, format, plan.report(&args.program), err),
     };
+    hide_answers();
     // From here on a signal stops the programs being graded before the grader goes.
     let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;
     let mut writer = report::human::CaseWriter::with_flags(match &args.cases {

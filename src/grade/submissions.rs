@@ -71,6 +71,7 @@ pub fn run(
     if folders.is_empty() {
         anyhow::bail!("no student folders in `{shown}`, expected one folder per student");
     }
+    super::hide_answers();
     let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;
     let bar = progress(folders.len());
     let next = AtomicUsize::new(0);

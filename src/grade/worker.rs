@@ -189,6 +189,12 @@ pub fn serve(out: &mut impl Write) -> anyhow::Result<()> {
     {
         let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGTERM);
     }
+    // Other programs of this user may not read this process's memory (the script) or
+    // follow /proc/PID/exe to its binary.
+    #[cfg(target_os = "linux")]
+    {
+        let _ = nix::sys::prctl::set_dumpable(false);
+    }
     if std::os::unix::process::parent_id() != request.parent {
         anyhow::bail!("the grader that asked for this run is gone");
     }
@@ -283,6 +289,7 @@ fn contained(
     let setup = runner::Setup {
         env: Some(room.env(&tutor)),
         dir: Some(room.work()),
+        own_session: true,
     };
     let mut run = runner::run_watched(&staged, input, limits, stop, &setup, &mut |pid| {
         watch.look(pid)

@@ -82,6 +82,9 @@ pub struct Setup {
     pub env: Option<Vec<(OsString, OsString)>>,
     /// The working folder, when not the grader's.
     pub dir: Option<std::path::PathBuf>,
+    /// The program makes its own session (and so its own process group) as it starts,
+    /// rather than being put in a new process group; see `sandbox::stage`.
+    pub own_session: bool,
 }
 
 /// Looks at the running program (its pid) once a tick; `Some(what)` stops it for having
@@ -251,7 +254,7 @@ pub fn run_worker(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    unix::prepare(&mut command);
+    unix::prepare(&mut command, false);
     let child = command.spawn().map_err(|err| start_error(path, err))?;
     unix::supervise_worker(child, input, limits, stop)
 }
@@ -274,7 +277,7 @@ fn run_with(
     stop: &Stop,
     setup: &Setup,
     watch: Watch<'_>,
-    prepare: fn(&mut Command),
+    prepare: fn(&mut Command, bool),
     supervise: Supervise,
 ) -> Result<Run, RunError> {
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -298,7 +301,7 @@ fn run_with(
     if let Some(dir) = &setup.dir {
         command.current_dir(dir);
     }
-    prepare(&mut command);
+    prepare(&mut command, setup.own_session);
     let child = command.spawn().map_err(|err| start_error(path, err))?;
     supervise(child, input, limits, stop, watch)
 }

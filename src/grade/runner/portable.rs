@@ -19,7 +19,7 @@ const TICK: Duration = Duration::from_millis(10);
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
 /// Nothing to set up: there is no process group to make.
-pub(super) fn prepare(_command: &mut Command) {}
+pub(super) fn prepare(_command: &mut Command, _own_session: bool) {}
 
 /// Which pipe a chunk came from.
 enum Chunk {

@@ -29,8 +29,14 @@ const READS_PER_STEP: usize = 16;
 
 /// Sets up `command` to run in its own process group, so that it and what it starts can be
 /// stopped together (and a terminal's Ctrl-C reaches only the grader, which then stops it).
-pub(super) fn prepare(command: &mut Command) {
-    command.process_group(0);
+///
+/// With `own_session` the program is left in this process's group, because it makes a
+/// session of its own as it starts (which a process group leader may not); until it has,
+/// stopping it kills it alone, and the sweep finds anything it started.
+pub(super) fn prepare(command: &mut Command, own_session: bool) {
+    if !own_session {
+        command.process_group(0);
+    }
     tree::adopt_orphans();
 }
 

@@ -44,6 +44,11 @@ pub fn run(sandbox: Sandbox, inner: bool, program: &[OsString]) -> anyhow::Resul
     let (path, rest) = program
         .split_first()
         .context("the stage was given no program")?;
+    // A session of its own: no controlling terminal, so a program cannot write to the
+    // grader's terminal past its report (`/dev/tty`), and its own process group to stop.
+    let _ = nix::unistd::setsid();
+    // Nothing it runs gains privileges (set-user-id programs run as their caller).
+    let _ = nix::sys::prctl::set_no_new_privs();
     if sandbox.isolate && !inner {
         return isolate(&sandbox, program);
     }
