@@ -17,6 +17,7 @@ use super::interrupt;
 use super::report::Report;
 use super::report::json::JsonReport;
 use super::runner::{self, RunError};
+use super::verdict::Verdict;
 use super::{Plan, Stopped, run_cases};
 use crate::cli::GradeArgs;
 use crate::escape;
@@ -217,32 +218,37 @@ fn student(
     for (word, given) in words.iter().zip(&args.program) {
         let from_folder = given.as_encoded_bytes().windows(2).any(|p| p == b"{}");
         if from_folder && !Path::new(word).exists() {
-            let mut report = plan.report(&words);
-            report.error = Some(format!(
+            let why = format!(
                 "the submission has no `{}`",
                 escape::escape(word.as_encoded_bytes())
-            ));
-            return Ok(report);
+            );
+            return Ok(not_run(plan, &words, why));
         }
     }
     let program = match runner::resolve(&words) {
         Ok(program) => program,
-        Err(err) => {
-            let mut report = plan.report(&words);
-            report.error = Some(err.to_string());
-            return Ok(report);
-        }
+        Err(err) => return Ok(not_run(plan, &words, err.to_string())),
     };
     match run_cases(plan, &program, 1, stop, &mut |_, _| Ok(())) {
         Ok(report) => Ok(report),
         Err(Stopped::Run(err @ RunError::Interrupted(_))) => Err(Stopped::Run(err)),
-        Err(Stopped::Run(err)) => {
-            let mut report = plan.report(&words);
-            report.error = Some(err.to_string());
-            Ok(report)
-        }
+        Err(Stopped::Run(err)) => Ok(not_run(plan, &words, err.to_string())),
         Err(other) => Err(other),
     }
+}
+
+/// The report of a student whose program could not run: status `error`, every case an
+/// error, so that the score is out of the class's maximum.
+fn not_run(plan: &Plan, words: &[OsString], why: String) -> Report {
+    let mut report = plan.report(words);
+    report.verdicts = plan
+        .cases
+        .iter()
+        .zip(&plan.expected)
+        .map(|(case, expected)| Verdict::error(case, expected.clone(), why.clone()))
+        .collect();
+    report.error = Some(why);
+    report
 }
 
 /// A student's name as a file name: anything but letters, digits, `-`, `_` and `.` as `_`.
