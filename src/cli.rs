@@ -163,7 +163,7 @@ pub enum Sub {
     /// The program to write: its rules, what the grader checks, a worked example, starters
     Exercise(ExerciseArgs),
     /// Check a learner's solution to the exercise, and name the mistake behind a wrong answer
-    Grade(GradeArgs),
+    Grade(Box<GradeArgs>),
     /// Size a filter: give some of --items, --fp, --bits and --hashes, and it works out the rest
     Calc(CalcArgs),
     /// Measure false positives on real filters and compare them with the theory
@@ -320,7 +320,11 @@ pub struct CalcArgs {
 /// `bloom-tutor grade -- PROGRAM [ARGS...]`
 #[derive(Debug, Args)]
 pub struct GradeArgs {
-    /// List the built-in cases
+    /// The exercise's filter: --scheme, and -m/-k for a teacher's variant of another size
+    #[command(flatten)]
+    pub filter: FilterArgs,
+
+    /// List the cases
     #[arg(long, conflicts_with_all = ["show", "case"])]
     pub list: bool,
 
@@ -328,21 +332,153 @@ pub struct GradeArgs {
     #[arg(long, value_name = "NAME")]
     pub show: Option<String>,
 
-    /// Run only this case
+    /// With --show, print only the script, byte for byte, to save and feed to a program
+    #[arg(long, requires = "show")]
+    pub raw: bool,
+
+    /// Write every case to DIR as NAME.in (the script) and NAME.out (the expected answers)
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["show", "list"])]
+    pub save: Option<PathBuf>,
+
+    /// Run only this case (repeat for more)
     #[arg(long, value_name = "NAME")]
-    pub case: Option<String>,
+    pub case: Vec<String>,
+
+    /// Add N generated cases, named random-SEED-1 to random-SEED-N
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub random: u32,
+
+    /// Seed for --random: the same seed gives the same cases (default: a new one, printed)
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Cases run at once (default: the number of cores)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
 
     /// Seconds each case may take before the program is stopped
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT, value_parser = parse_timeout)]
     pub timeout: f64,
 
-    /// Write the report as JSON, for course tooling
-    #[arg(long)]
+    /// Report format: human, json (for course tooling), exercism (results.json) or junit
+    #[arg(long, value_name = "FORMAT", default_value = "human")]
+    pub format: GradeFormat,
+
+    /// The same as --format json
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+
+    /// Summarise a class from JSON reports (one per student), instead of grading
+    #[arg(long, value_name = "REPORT", num_args = 1.., conflicts_with_all = ["show", "list", "save"])]
+    pub class: Vec<PathBuf>,
+
+    /// Grade on the case files in DIR (NAME.in, and NAME.out, NAME.toml when given)
+    /// instead of the built-in cases
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+
+    /// Memory (address space) each program may use: 512M, 2G, or none
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = limit_size)]
+    pub memory: Limited,
+
+    /// CPU seconds each program may use, or none
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = limit_seconds)]
+    pub cpu: Limited,
+
+    /// The largest file each program may write: 16M, or none
+    #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = limit_size)]
+    pub file_size: Limited,
+
+    /// Run each program with no network and a private process view (Linux user namespaces)
+    #[arg(long)]
+    pub isolate: bool,
+
+    /// Grade a class: every folder in DIR is a student, `{}` in the program's words is
+    /// replaced by that folder (`-- python3 {}/bloom.py`)
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["show", "list", "save", "class"])]
+    pub submissions: Option<PathBuf>,
+
+    /// With --submissions, write one row per student to FILE
+    #[arg(long, value_name = "FILE", requires = "submissions")]
+    pub csv: Option<PathBuf>,
+
+    /// With --submissions, write each student's JSON report to DIR/NAME.json
+    #[arg(long, value_name = "DIR", requires = "submissions")]
+    pub reports: Option<PathBuf>,
+
+    /// Run one program for a grader (internal)
+    #[arg(long, hide = true)]
+    pub worker: bool,
+
+    /// Set limits and become the program (internal)
+    #[arg(long, hide = true)]
+    pub stage: bool,
+
+    #[arg(long, hide = true)]
+    pub stage_inner: bool,
+
+    #[arg(long, hide = true)]
+    pub stage_memory: Option<u64>,
+
+    #[arg(long, hide = true)]
+    pub stage_cpu: Option<u64>,
+
+    #[arg(long, hide = true)]
+    pub stage_file_size: Option<u64>,
 
     /// The program to grade and its arguments, after `--` (run directly, not through a shell)
     #[arg(last = true, value_name = "PROGRAM")]
     pub program: Vec<OsString>,
+}
+
+/// A limit: a number, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limited(pub Option<u64>);
+
+fn limit_size(s: &str) -> Result<Limited, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(Limited(None));
+    }
+    crate::grade::sandbox::parse_size(s).and_then(|n| match n {
+        0 => Err("expected a size above 0, or none".to_string()),
+        n => Ok(Limited(Some(n))),
+    })
+}
+
+fn limit_seconds(s: &str) -> Result<Limited, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(Limited(None));
+    }
+    match s.parse::<u64>() {
+        Ok(n @ 1..=86_400) => Ok(Limited(Some(n))),
+        _ => Err(format!(
+            "expected a whole number of seconds from 1 to 86400, or none, got `{s}`"
+        )),
+    }
+}
+
+/// How `grade` writes its report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GradeFormat {
+    /// For a person, case by case as they finish
+    Human,
+    /// The report as JSON, for course tooling and `grade --class`
+    Json,
+    /// Exercism's test-runner results.json (version 2)
+    Exercism,
+    /// JUnit XML, which CI systems display
+    Junit,
+}
+
+impl GradeArgs {
+    /// The format asked for, `--json` included.
+    pub fn format(&self) -> GradeFormat {
+        if self.json {
+            GradeFormat::Json
+        } else {
+            self.format
+        }
+    }
 }
 
 fn parse_timeout(s: &str) -> Result<f64, String> {

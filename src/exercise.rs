@@ -188,12 +188,12 @@ struct CaseFacts {
     beyond_ascii: String,
 }
 
-fn case_facts() -> CaseFacts {
-    let all = cases::all();
+fn case_facts(spec: FilterSpec) -> CaseFacts {
+    let all = cases::builtin(spec);
     let (mut shortest_key, mut longest_key) = (usize::MAX, 0);
     let mut beyond_ascii = BTreeSet::new();
     for case in &all {
-        for line in case.script.lines() {
+        for line in String::from_utf8_lossy(&case.script).lines() {
             if let Some((_, key)) = line.split_once(' ') {
                 shortest_key = shortest_key.min(key.len());
                 longest_key = longest_key.max(key.len());
@@ -217,7 +217,7 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
     let (m, k) = (spec.bits(), spec.hashes());
     let name = filter_name(scheme);
     let flag = scheme_flag(scheme);
-    let facts = case_facts();
+    let facts = case_facts(spec);
     let script = example_script(scheme);
     let answers = tutor_output(spec, &script, false);
     let explained = tutor_output(spec, &script, true);
@@ -490,8 +490,8 @@ mod tests {
 
     #[test]
     fn case_facts_come_from_the_cases() {
-        let facts = case_facts();
-        assert_eq!(facts.count, cases::all().len());
+        let facts = case_facts(FilterSpec::lesson());
+        assert_eq!(facts.count, cases::builtin(FilterSpec::lesson()).len());
         assert!(facts.longest_key >= 300, "{}", facts.longest_key);
         assert!(facts.beyond_ascii.contains('é'), "{}", facts.beyond_ascii);
     }

@@ -42,6 +42,10 @@ pub use crate::script::reader::Source;
 /// line was valid, 1 otherwise.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     ignore_file_size_signal();
+    // A program being graded must not get its answers from the tutor.
+    if let Some(refusal) = grade::refusal(&cli) {
+        anyhow::bail!(refusal);
+    }
     if let Some(command) = &cli.command {
         let mut out = BufWriter::new(io::stdout().lock());
         let code = match command {

@@ -1,120 +1,132 @@
-//! `bloom-tutor grade`: runs a learner's solution on the built-in cases, shows where it goes
-//! wrong, and names the lesson's mistake that explains it.
+//! `bloom-tutor grade`: runs a learner's solution to any filter's exercise on that filter's
+//! cases (built-in, generated, or a teacher's own), shows where it goes wrong, names the
+//! mistake that explains it, and writes the report for a person or for course tools.
 
 pub mod cases;
+pub mod class;
 pub mod interrupt;
 pub mod mistakes;
+pub mod report;
 pub mod runner;
+pub mod sandbox;
+pub mod submissions;
+pub mod verdict;
+pub mod worker;
 
+use std::ffi::OsString;
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use serde::Serialize;
 
-use crate::cli::GradeArgs;
+use crate::cli::{GradeArgs, GradeFormat};
 use crate::engine::scheme::FilterSpec;
 use crate::escape;
 use crate::piped::ScriptRunner;
-use crate::script::command::Command;
 use crate::script::reader::Source;
 use cases::Case;
-use mistakes::Mistake;
-use runner::{End, Limits, RunError};
+use report::Report;
+use runner::{Limits, Run, RunError};
+use sandbox::Sandbox;
+use verdict::Verdict;
 
-/// Output beyond this is a flood: the program is stopped and the report stays small.
+/// Output beyond this (or beyond twice the expected answers, when that is more) is a
+/// flood: the program is stopped and the report stays small.
 pub(crate) const OUTPUT_CAP: usize = 1 << 20;
 
-/// How many bytes of one line of the program's output the human report shows.
-const LINE_SHOWN: usize = 200;
+/// The largest m the grader takes: every case prints BITS, one character a bit.
+const MAX_GRADED_BITS: u64 = 1 << 20;
 
-/// The tutor's own answers to a case's script.
-pub fn expected_answers(script: &str) -> String {
-    let mut runner = ScriptRunner::new(FilterSpec::lesson(), false, true);
+/// The tutor's own answers to `script` on a filter of shape `spec`.
+pub fn expected_answers(spec: FilterSpec, script: &[u8]) -> Vec<u8> {
+    let mut runner = ScriptRunner::new(spec, false, true);
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    // Writing to a Vec cannot fail, and the built-in scripts are valid.
-    let _ = runner.run(script.as_bytes(), Source::Stdin, &mut out, &mut err);
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// How a case ended, as the JSON report spells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Every answer right.
-    Pass,
-    /// It ran to the end, with a wrong answer.
-    Fail,
-    /// Stopped at the timeout.
-    Timeout,
-    /// A non-zero exit status or a signal.
-    Crash,
-    /// Stopped for writing too much.
-    Flood,
-}
-
-impl Status {
-    /// The label in the human report.
-    fn label(self) -> &'static str {
-        match self {
-            Status::Pass => "PASS",
-            Status::Fail => "FAIL",
-            Status::Timeout => "TIME",
-            Status::Crash => "CRASH",
-            Status::Flood => "FLOOD",
-        }
-    }
-}
-
-/// How one case went.
-#[derive(Debug, Clone, Serialize)]
-pub struct Verdict {
-    pub name: &'static str,
-    pub status: Status,
-    pub expected: String,
-    pub got: String,
-    /// The mistake behind the wrong answers (the first, when two explain them together).
-    pub mistake: Option<Mistake>,
-    /// Every mistake that together explains the wrong answers.
-    pub mistakes: Vec<Mistake>,
-    /// Why a case that is not `pass` failed, in words.
-    pub reason: Option<String>,
-    #[serde(skip)]
-    pub script: String,
-}
-
-impl Verdict {
-    fn passed(&self) -> bool {
-        self.status == Status::Pass
-    }
+    // Writing to a Vec cannot fail; bad lines only add messages to `err`.
+    let _ = runner.run(script, Source::Stdin, &mut out, &mut err);
+    out
 }
 
 /// Runs the grader as `args` asks, writing the report to `out`. A SIGINT, SIGTERM or
-/// SIGHUP while grading stops the learner's program and everything it started, and ends
+/// SIGHUP while grading stops the learner's programs and everything they started, and ends
 /// the grading with status 128 + the signal's number.
 pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    #[cfg(unix)]
+    if args.worker {
+        worker::serve(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    #[cfg(unix)]
+    if args.stage {
+        let limits = Sandbox {
+            memory: args.stage_memory,
+            cpu: args.stage_cpu,
+            file_size: args.stage_file_size,
+            isolate: args.isolate,
+        };
+        return sandbox::stage::run(limits, args.stage_inner, &args.program);
+    }
+    if !args.class.is_empty() {
+        return class::run(&args.class, out);
+    }
+    let spec = args.filter.spec()?;
+    if spec.bits() > MAX_GRADED_BITS {
+        anyhow::bail!(
+            "m = {} is too large to grade, the most is {MAX_GRADED_BITS} (every case prints BITS)",
+            spec.bits()
+        );
+    }
+    if args.seed.is_some() && args.random == 0 {
+        anyhow::bail!("--seed chooses the generated cases, expected --random N with it");
+    }
+    let seed = (args.random > 0).then(|| args.seed.unwrap_or_else(cases::random::fresh_seed));
+    let mut all = match &args.cases {
+        Some(dir) => cases::teacher::load(dir, spec)?,
+        None => cases::builtin(spec),
+    };
+    if let Some(seed) = seed {
+        all.extend(cases::random::cases(seed, args.random));
+    }
     if args.list {
-        for case in cases::all() {
-            writeln!(out, "{:<24} {}", case.name, case.checks)?;
+        for case in &all {
+            let mut notes = Vec::new();
+            if case.weight != 1 {
+                notes.push(format!("{} points", case.weight));
+            }
+            if case.hidden {
+                notes.push("hidden".to_string());
+            }
+            let notes = match notes.is_empty() {
+                true => String::new(),
+                false => format!(" ({})", notes.join(", ")),
+            };
+            writeln!(
+                out,
+                "{:<24} {}{notes}",
+                case.name,
+                escape::escape(case.checks.as_bytes())
+            )?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(name) = &args.show {
-        let case = find(name)?;
-        writeln!(out, "case {}: {}\n", case.name, case.checks)?;
-        writeln!(
-            out,
-            "script (save it as {}.txt and run your program on it):",
-            case.name
-        )?;
-        for line in case.script.lines() {
-            writeln!(out, "  {line}")?;
-        }
-        writeln!(out, "\nexpected output:")?;
-        for line in expected_answers(&case.script).lines() {
-            writeln!(out, "  {line}")?;
-        }
+        let case = find(&all, spec, name)?;
+        show(out, spec, &case, args.raw)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let chosen = if args.case.is_empty() {
+        all
+    } else {
+        args.case
+            .iter()
+            .map(|name| find(&all, spec, name))
+            .collect::<anyhow::Result<Vec<_>>>()?
+    };
+    if let Some(dir) = &args.save {
+        save(out, spec, &chosen, dir)?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.program.is_empty() {
@@ -123,384 +135,436 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             "no program to grade, expected `{tutor} grade -- PROGRAM [ARGS...]` (for example `{tutor} grade -- python3 bloom.py`)"
         );
     }
-    let chosen = match &args.case {
-        Some(name) => vec![find(name)?],
-        None => cases::all(),
-    };
-    let limits = Limits {
-        timeout: Duration::from_secs_f64(args.timeout),
-        output_cap: OUTPUT_CAP,
-    };
-    let program = args
-        .program
+    let expected = chosen
         .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect::<Vec<_>>();
-    // From here on a signal stops the program being graded before the grader goes.
-    let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;
-    let mut verdicts = Vec::new();
-    for case in &chosen {
-        let run = match runner::run(&args.program, case.script.as_bytes(), limits, stop) {
-            Ok(run) => run,
-            Err(RunError::Interrupted(signal)) => {
-                return Ok(interrupted(out, args.json, signal, verdicts.len()));
-            }
-            Err(err) => return Err(err.into()),
-        };
-        let verdict = judge(case, &run, args.timeout);
-        if !args.json {
-            // After the first run, so a program that cannot start gets only its error.
-            if verdicts.is_empty() {
-                let shown: Vec<String> = args
-                    .program
-                    .iter()
-                    .map(|a| escape::escape(a.as_encoded_bytes()))
-                    .collect();
-                let (program, cases) = (shown.join(" "), chosen.len());
-                writeln!(out, "grading `{program}` on {cases} case(s)\n")?;
-            }
-            // Each case as it finishes: a slow program still shows progress.
-            write_verdict(out, &verdict, &run)?;
-            out.flush()?;
+        .map(|c| expected_answers(spec, &c.script))
+        .collect();
+    let plan = Plan {
+        spec,
+        seed: seed.map(|s| (s, args.random)),
+        cases: chosen,
+        expected,
+        timeout: args.timeout,
+        sandbox: sandbox(args),
+    };
+    if let Some(dir) = &args.submissions {
+        return submissions::run(args, dir, &plan, jobs(args), out);
+    }
+    grade(args, &plan, out)
+}
+
+/// Keeps the expected answers in this process's memory out of other programs' reach: a
+/// process that is not dumpable cannot be read through /proc/PID/mem (or have its binary
+/// followed through /proc/PID/exe) by processes of the same user without privileges.
+pub fn hide_answers() {
+    #[cfg(target_os = "linux")]
+    {
+        let _ = nix::sys::prctl::set_dumpable(false);
+    }
+}
+
+/// Bytes as an OS string: as they are on Unix, as UTF-8 (lossy) elsewhere.
+pub fn os_from_bytes(bytes: Vec<u8>) -> OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        OsString::from_vec(bytes)
+    }
+    #[cfg(not(unix))]
+    {
+        OsString::from(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+/// Why the tutor refuses to run at all: it was started by a program it is grading. `None`
+/// for the grader's own helpers, and everywhere but Linux.
+pub fn refusal(cli: &crate::cli::Cli) -> Option<String> {
+    if let Some(crate::cli::Sub::Grade(args)) = &cli.command
+        && (args.worker || args.stage)
+    {
+        return None;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let refused = sandbox::detect::refuse_under_grader();
+        // In a process view of its own (a container, or `unshare --pid` by a graded program
+        // hiding from the ancestor walk above), the tutor waits a moment, so that a grading
+        // worker outside sees it run before it could answer.
+        if refused.is_none() && !sandbox::detect::in_first_process_view() {
+            std::thread::sleep(sandbox::detect::LINGER);
         }
-        verdicts.push(verdict);
+        refused
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// The case called `name` among `all`, or a generated one its name reproduces.
+fn find(all: &[Case], spec: FilterSpec, name: &str) -> anyhow::Result<Case> {
+    all.iter()
+        .find(|c| c.name == name)
+        .cloned()
+        .or_else(|| cases::find(spec, name))
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "no case called `{}`; `{} grade{} --list` lists them",
+                escape::escape(name.as_bytes()),
+                crate::invoked::tutor(),
+                report::human::spec_flags(spec)
+            )
+        })
+}
+
+/// `--show`: the case's script and answers for a person, or with `raw` its script alone,
+/// byte for byte.
+fn show(out: &mut impl Write, spec: FilterSpec, case: &Case, raw: bool) -> anyhow::Result<()> {
+    if case.hidden {
+        anyhow::bail!("case `{}` is hidden: its script is not shown", case.name);
+    }
+    if raw {
+        out.write_all(&case.script)?;
+        return Ok(());
+    }
+    let flags = report::human::spec_flags(spec);
+    writeln!(out, "case {}: {} ({spec})\n", case.name, case.checks)?;
+    writeln!(
+        out,
+        "script (to save it: bloom-tutor grade{flags} --show {} --raw > {}.in):",
+        case.name, case.name
+    )?;
+    for line in case.script.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        writeln!(out, "  {}", report::shown_line(line))?;
+    }
+    writeln!(out, "\nexpected output:")?;
+    let expected = expected_answers(spec, &case.script);
+    for line in expected.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        writeln!(out, "  {}", escape::escape(line))?;
+    }
+    writeln!(
+        out,
+        "\nkeys are shown in quotes; the script itself has none (--raw prints it as it is)"
+    )?;
+    Ok(())
+}
+
+/// `--save DIR`: every visible case as NAME.in and NAME.out.
+fn save(out: &mut impl Write, spec: FilterSpec, chosen: &[Case], dir: &Path) -> anyhow::Result<()> {
+    let shown = escape::escape(dir.as_os_str().as_encoded_bytes());
+    std::fs::create_dir_all(dir).with_context(|| format!("could not create `{shown}`"))?;
+    let mut written = 0;
+    for case in chosen.iter().filter(|c| !c.hidden) {
+        for (ext, bytes) in [
+            ("in", case.script.clone()),
+            ("out", expected_answers(spec, &case.script)),
+        ] {
+            let path = dir.join(format!("{}.{ext}", case.name));
+            crate::atomic::write_atomically(&path, &bytes).with_context(|| {
+                format!(
+                    "could not write `{}`",
+                    escape::escape(path.as_os_str().as_encoded_bytes())
+                )
+            })?;
+        }
+        written += 1;
+    }
+    writeln!(
+        out,
+        "wrote {written} case(s) to {shown} as NAME.in (the script) and NAME.out (the answers)"
+    )?;
+    Ok(())
+}
+
+/// What every program of a grading run is graded on, and how.
+pub struct Plan {
+    pub spec: FilterSpec,
+    /// The seed of the generated cases, and how many there are.
+    pub seed: Option<(u64, u32)>,
+    pub cases: Vec<Case>,
+    /// The tutor's answers to each case, computed before any program starts.
+    pub expected: Vec<Vec<u8>>,
+    /// Seconds each case may take.
+    pub timeout: f64,
+    pub sandbox: Sandbox,
+}
+
+impl Plan {
+    /// The most a program may print for case `i` before it is a flood.
+    fn output_cap(&self, i: usize) -> usize {
+        OUTPUT_CAP.max(2 * self.expected[i].len() + (64 << 10))
+    }
+
+    /// An empty report for `program`.
+    fn report(&self, program: &[OsString]) -> Report {
+        Report {
+            program: program
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            spec: self.spec,
+            seed: self.seed.map(|(s, _)| s),
+            verdicts: Vec::new(),
+            error: None,
+        }
+    }
+}
+
+/// Why a program's grading stopped before its report was complete.
+#[derive(Debug)]
+pub enum Stopped {
+    /// The program could not be run at all (or a signal asked to stop: `Interrupted`).
+    Run(RunError),
+    /// The report could not be written.
+    Write(std::io::Error),
+}
+
+impl From<std::io::Error> for Stopped {
+    fn from(e: std::io::Error) -> Stopped {
+        Stopped::Write(e)
+    }
+}
+
+/// Runs `program` on every case of `plan`, `jobs` at a time, calling `each` with every
+/// verdict in the cases' order as soon as it and those before it are in.
+pub fn run_cases(
+    plan: &Plan,
+    program: &[OsString],
+    jobs: usize,
+    stop: &interrupt::Stop,
+    each: &mut dyn FnMut(usize, &Verdict) -> std::io::Result<()>,
+) -> Result<Report, Stopped> {
+    let next = AtomicUsize::new(0);
+    let abort = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, Result<(Run, f64), RunError>)>();
+    let mut report = plan.report(program);
+    let mut fatal: Option<Stopped> = None;
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, plan.cases.len().max(1)) {
+            let tx = tx.clone();
+            let (next, abort) = (&next, &abort);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= plan.cases.len() || abort.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    let limits = Limits {
+                        timeout: Duration::from_secs_f64(plan.timeout),
+                        output_cap: plan.output_cap(i),
+                    };
+                    let started = Instant::now();
+                    let result =
+                        run_one(program, &plan.cases[i].script, limits, plan.sandbox, stop)
+                            .map(|run| (run, started.elapsed().as_secs_f64()));
+                    if tx.send((i, result)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut slots: Vec<Option<Result<(Run, f64), RunError>>> =
+            (0..plan.cases.len()).map(|_| None).collect();
+        let mut done = 0;
+        for (i, result) in rx {
+            slots[i] = Some(result);
+            // In the cases' order, whatever order they finish in.
+            while done < plan.cases.len() && fatal.is_none() {
+                let Some(result) = slots[done].take() else {
+                    break;
+                };
+                let case = &plan.cases[done];
+                let expected = plan.expected[done].clone();
+                let mut verdict = match result {
+                    Ok((run, seconds)) => verdict::judge(
+                        plan.spec,
+                        case,
+                        expected,
+                        run,
+                        plan.timeout,
+                        plan.output_cap(done),
+                        seconds,
+                    ),
+                    Err(RunError::Worker(what)) => Verdict::error(case, expected, what),
+                    Err(err) => {
+                        abort.store(true, Ordering::SeqCst);
+                        fatal = Some(Stopped::Run(err));
+                        break;
+                    }
+                };
+                // A case that cannot tell two mistakes apart names the one earlier cases did.
+                let named = named_alone(&report.verdicts);
+                verdict.diagnosis.prefer(named);
+                if let Err(e) = each(done, &verdict) {
+                    abort.store(true, Ordering::SeqCst);
+                    fatal = Some(Stopped::Write(e));
+                    break;
+                }
+                report.verdicts.push(verdict);
+                done += 1;
+            }
+        }
+    });
+    if let Some(stopped) = fatal {
+        return Err(stopped);
     }
     if let Some(signal) = stop.signal() {
-        return Ok(interrupted(out, args.json, signal, verdicts.len()));
+        return Err(Stopped::Run(RunError::Interrupted(signal)));
     }
-    if args.json {
-        write_json(out, &program, &verdicts)?;
-    } else {
-        write_summary(out, &verdicts)?;
+    // Now that every case is in, the same for cases run before the one that told them apart.
+    let named = named_alone(&report.verdicts);
+    for v in &mut report.verdicts {
+        v.diagnosis.prefer(&named);
     }
-    let all_passed = verdicts.iter().all(Verdict::passed);
-    Ok(if all_passed {
+    Ok(report)
+}
+
+/// The limits and isolation `args` ask for.
+fn sandbox(args: &GradeArgs) -> Sandbox {
+    Sandbox {
+        memory: args.memory.0,
+        cpu: args.cpu.0,
+        file_size: args.file_size.0,
+        isolate: args.isolate,
+    }
+}
+
+/// Runs the program on every case, `--jobs` at a time, and writes the report.
+fn grade(args: &GradeArgs, plan: &Plan, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let format = args.format();
+    let shown: Vec<String> = args
+        .program
+        .iter()
+        .map(|a| escape::escape(a.as_encoded_bytes()))
+        .collect();
+    let program = match runner::resolve(&args.program) {
+        Ok(program) => program,
+        Err(err) => return not_run(out, format, plan.report(&args.program), err),
+    };
+    hide_answers();
+    // From here on a signal stops the programs being graded before the grader goes.
+    let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;
+    let mut writer = report::human::CaseWriter::with_flags(match &args.cases {
+        Some(dir) => format!(
+            " --cases {}",
+            escape::escape(dir.as_os_str().as_encoded_bytes())
+        ),
+        None => String::new(),
+    });
+    let mut each = |i: usize, verdict: &Verdict| -> std::io::Result<()> {
+        if format != GradeFormat::Human {
+            return Ok(());
+        }
+        if i == 0 {
+            report::human::write_header(
+                out,
+                &shown.join(" "),
+                plan.spec,
+                plan.cases.len(),
+                plan.seed,
+            )?;
+        }
+        // Each case as it finishes: a slow program still shows progress.
+        writer.write(out, plan.spec, verdict)?;
+        out.flush()
+    };
+    let result = run_cases(plan, &program, jobs(args), stop, &mut each);
+    // Anything a killed worker left behind.
+    runner::stop_leftovers();
+    let report = match result {
+        Ok(report) => report,
+        Err(Stopped::Write(e)) => return Err(e.into()),
+        Err(Stopped::Run(RunError::Interrupted(signal))) => {
+            // `each` may have written part of the report: it is done with.
+            return Ok(interrupted(out, format == GradeFormat::Human, signal));
+        }
+        Err(Stopped::Run(err)) => return not_run(out, format, plan.report(&args.program), err),
+    };
+    write_report(out, format, &report)?;
+    Ok(if report.failed() == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
 }
 
+/// `--jobs`, or the number of cores.
+fn jobs(args: &GradeArgs) -> usize {
+    args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
+}
+
+fn write_report(out: &mut impl Write, format: GradeFormat, report: &Report) -> std::io::Result<()> {
+    match format {
+        GradeFormat::Human => report::human::write_summary(out, report),
+        GradeFormat::Json => report::json::write(out, report),
+        GradeFormat::Exercism => report::exercism::write(out, report),
+        GradeFormat::Junit => report::junit::write(out, report),
+    }
+}
+
+/// When nothing could run: the error on stderr, and a report with status `error` in the
+/// formats course tools read, so that a report is never missing. Status 2.
+fn not_run(
+    out: &mut impl Write,
+    format: GradeFormat,
+    mut report: Report,
+    err: RunError,
+) -> anyhow::Result<ExitCode> {
+    if format == GradeFormat::Human {
+        return Err(err.into());
+    }
+    report.error = Some(err.to_string());
+    write_report(out, format, &report)?;
+    out.flush()?;
+    // The report went to stdout; a person running it by hand sees why on stderr.
+    let _ = writeln!(std::io::stderr(), "error: {err}");
+    Ok(ExitCode::from(2))
+}
+
+/// How many cases named each mistake for certain (every explanation of them has it).
+fn named_alone(verdicts: &[Verdict]) -> impl Fn(mistakes::Mistake) -> usize + use<> {
+    let told_apart: Vec<mistakes::Mistake> = verdicts
+        .iter()
+        .flat_map(|v| v.diagnosis.certain())
+        .collect();
+    move |m| told_apart.iter().filter(|&&n| n == m).count()
+}
+
+/// One run of the program, in a worker process where there are workers.
+fn run_one(
+    program: &[OsString],
+    script: &[u8],
+    limits: Limits,
+    sandbox: Sandbox,
+    stop: &interrupt::Stop,
+) -> Result<Run, RunError> {
+    #[cfg(unix)]
+    {
+        worker::run(program, script, limits, sandbox, stop)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = sandbox;
+        runner::run(program, script, limits, stop)
+    }
+}
+
 /// Ends grading after a signal: the human report says so (unless the terminal hung up, when
 /// there is no one to tell), and the status is the signal's.
-fn interrupted(out: &mut impl Write, json: bool, signal: i32, done: usize) -> ExitCode {
+fn interrupted(out: &mut impl Write, human: bool, signal: i32) -> ExitCode {
     let hung_up = interrupt::signal_name(signal) == Some("SIGHUP");
-    if !json && !hung_up {
+    if human && !hung_up {
         let reason = RunError::Interrupted(signal);
         // The status matters more than the note: a failed write changes nothing.
         let _ = writeln!(
             out,
-            "\n{reason} after {done} case(s); the program and everything it started were stopped"
+            "\n{reason}; the programs and everything they started were stopped"
         );
         let _ = out.flush();
     }
     ExitCode::from(interrupt::exit_status(signal))
-}
-
-fn find(name: &str) -> anyhow::Result<Case> {
-    cases::find(name).ok_or_else(|| {
-        let tutor = crate::invoked::tutor();
-        anyhow::anyhow!("no case called `{name}`; `{tutor} grade --list` lists them")
-    })
-}
-
-fn judge(case: &Case, run: &runner::Run, timeout: f64) -> Verdict {
-    let expected = expected_answers(&case.script);
-    let got = String::from_utf8_lossy(&run.stdout).into_owned();
-    let same = run.stdout == expected.as_bytes();
-    let (status, reason) = match run.end {
-        End::TimedOut => (
-            Status::Timeout,
-            Some(format!(
-                "no end within {timeout} s; the program was stopped"
-            )),
-        ),
-        End::Flooded => (
-            Status::Flood,
-            Some(format!(
-                "wrote more than {} KiB; the program was stopped",
-                OUTPUT_CAP / 1024
-            )),
-        ),
-        End::Signalled(sig) => (Status::Crash, Some(format!("ended by signal {sig}"))),
-        End::Exited(code) if code != 0 => {
-            (Status::Crash, Some(format!("exited with status {code}")))
-        }
-        End::Exited(_) if same => (Status::Pass, None),
-        End::Exited(_) => (Status::Fail, None),
-    };
-    let mistakes = if status == Status::Pass {
-        Vec::new()
-    } else {
-        mistakes::diagnose(&case.script, &expected, &got)
-    };
-    Verdict {
-        name: case.name,
-        status,
-        expected,
-        got: cut(got),
-        mistake: mistakes.first().copied(),
-        mistakes,
-        reason,
-        script: case.script.clone(),
-    }
-}
-
-/// A line of output, quoted, with every invisible or control byte escaped, and cut to
-/// [`LINE_SHOWN`] bytes.
-fn visible(line: Option<&[u8]>) -> String {
-    match line {
-        Some(l) => format!("\"{}\"", escape::escape_prefix_of(l, LINE_SHOWN)),
-        None => "nothing (the output ended here)".to_string(),
-    }
-}
-
-/// Output kept in a report: the first few KiB, so a flood cannot make the report large.
-fn cut(mut got: String) -> String {
-    const KEEP: usize = 4096;
-    if got.len() > KEEP {
-        let total = got.len();
-        let mut end = KEEP;
-        while !got.is_char_boundary(end) {
-            end -= 1;
-        }
-        got.truncate(end);
-        got += &format!("[... cut: {total} bytes in all]");
-    }
-    got
-}
-
-/// The first output line where the program's answers differ from the tutor's.
-struct Difference<'a> {
-    /// 0-based.
-    line: usize,
-    /// Each one's version of the line, with its newline; `None` past the end.
-    expected: Option<&'a [u8]>,
-    got: Option<&'a [u8]>,
-}
-
-/// Where `got` first differs from `expected`, line by line; `None` when they are the same.
-fn first_difference<'a>(expected: &'a [u8], got: &'a [u8]) -> Option<Difference<'a>> {
-    let mut want = expected.split_inclusive(|&b| b == b'\n');
-    let mut have = got.split_inclusive(|&b| b == b'\n');
-    let mut line = 0;
-    loop {
-        match (want.next(), have.next()) {
-            (None, None) => return None,
-            (w, h) if w == h => line += 1,
-            (expected, got) => {
-                return Some(Difference {
-                    line,
-                    expected,
-                    got,
-                });
-            }
-        }
-    }
-}
-
-/// For output line `index` (0-based), the 0-based script line of the command that printed it.
-fn command_for_output_line(script: &str, index: usize) -> Option<usize> {
-    script
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| {
-            matches!(
-                Command::parse(l.as_bytes()),
-                Ok(Some(Command::Check(_) | Command::Bits))
-            )
-        })
-        .nth(index)
-        .map(|(i, _)| i)
-}
-
-/// One case of the human report: its status and, for a failure, what went wrong and where,
-/// with what the program printed (`run`) shown escaped.
-fn write_verdict(out: &mut impl Write, v: &Verdict, run: &runner::Run) -> std::io::Result<()> {
-    let label = v.status.label();
-    writeln!(out, "{label:<5}  {}", v.name)?;
-    if v.passed() {
-        return Ok(());
-    }
-    if let Some(reason) = &v.reason {
-        writeln!(out, "       {reason}")?;
-    }
-    if let Some(Difference {
-        line: i,
-        expected: want,
-        got: have,
-    }) = first_difference(v.expected.as_bytes(), &run.stdout)
-    {
-        let script: Vec<&str> = v.script.lines().collect();
-        let cmd = command_for_output_line(&v.script, i);
-        match cmd {
-            Some(c) => writeln!(
-                out,
-                "       first wrong answer: output line {}, the answer to `{}` (script line {})",
-                i + 1,
-                escape::escaped(script[c].as_bytes()),
-                c + 1
-            )?,
-            None => writeln!(
-                out,
-                "       first wrong answer: output line {}, after the last command",
-                i + 1
-            )?,
-        }
-        writeln!(out, "         expected: {}", visible(want))?;
-        writeln!(out, "         got:      {}", visible(have))?;
-        if let Some(c) = cmd {
-            let from = c.saturating_sub(2);
-            for (n, line) in script.iter().enumerate().take(c + 2).skip(from) {
-                let mark = if n == c { ">" } else { " " };
-                let line = escape::escape_prefix(line.as_bytes());
-                writeln!(out, "       {mark} {:>3} | {line}", n + 1)?;
-            }
-        }
-    }
-    for m in &v.mistakes {
-        writeln!(out, "       likely mistake [{}]: {}", m.id(), m.hint())?;
-    }
-    // Escaped, so that it cannot move the cursor, set the title or forge a line.
-    let tail = run
-        .stderr_tail
-        .strip_suffix(b"\n")
-        .unwrap_or(&run.stderr_tail);
-    if !tail.is_empty() {
-        writeln!(out, "       end of stderr:")?;
-        let lines: Vec<&[u8]> = tail.split(|&b| b == b'\n').collect();
-        for line in &lines[lines.len().saturating_sub(5)..] {
-            // Marked, so that no line of it reads as the report's own.
-            let line = escape::escape_prefix_of(line, LINE_SHOWN);
-            writeln!(out, "         | {line}")?;
-        }
-    }
-    let tutor = crate::invoked::tutor();
-    writeln!(out, "       reproduce: {tutor} grade --show {}", v.name)?;
-    Ok(())
-}
-
-/// The closing lines of the human report: the count and the most likely mistake.
-fn write_summary(out: &mut impl Write, verdicts: &[Verdict]) -> std::io::Result<()> {
-    let passed = verdicts.iter().filter(|v| v.passed()).count();
-    writeln!(
-        out,
-        "\n{passed} of {} case(s) passed, {} failed",
-        verdicts.len(),
-        verdicts.len() - passed
-    )?;
-    let failed = verdicts.len() - passed;
-    for (i, (m, n)) in mistake_counts(verdicts).into_iter().enumerate() {
-        let lead = if i == 0 {
-            "most likely mistake:"
-        } else {
-            "and also:"
-        };
-        writeln!(
-            out,
-            "{lead} [{}], which explains {n} of the {failed} failing case(s)",
-            m.id()
-        )?;
-    }
-    Ok(())
-}
-
-/// Each mistake named in any case, with how many cases it explains, most first.
-fn mistake_counts(verdicts: &[Verdict]) -> Vec<(Mistake, usize)> {
-    let mut counts: Vec<(Mistake, usize)> = Vec::new();
-    for &m in verdicts.iter().flat_map(|v| &v.mistakes) {
-        match counts.iter_mut().find(|(k, _)| *k == m) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((m, 1)),
-        }
-    }
-    // Stable: among equal counts, the order the cases first named them.
-    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
-    counts
-}
-
-#[derive(Serialize)]
-struct JsonReport<'a> {
-    program: &'a [String],
-    cases: &'a [Verdict],
-    passed: usize,
-    failed: usize,
-    total: usize,
-    mistake: Option<Mistake>,
-}
-
-fn write_json(
-    out: &mut impl Write,
-    program: &[String],
-    verdicts: &[Verdict],
-) -> std::io::Result<()> {
-    let passed = verdicts.iter().filter(|v| v.passed()).count();
-    let report = JsonReport {
-        program,
-        cases: verdicts,
-        passed,
-        failed: verdicts.len() - passed,
-        total: verdicts.len(),
-        mistake: mistake_counts(verdicts).first().map(|&(m, _)| m),
-    };
-    serde_json::to_writer_pretty(&mut *out, &report)?;
-    writeln!(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A difference as (line, expected, got), for comparing.
-    type Found<'a> = Option<(usize, Option<&'a [u8]>, Option<&'a [u8]>)>;
-
-    #[track_caller]
-    fn difference(expected: &[u8], got: &[u8], want: Found<'_>) {
-        let found = first_difference(expected, got).map(|d| (d.line, d.expected, d.got));
-        assert_eq!(found, want, "{expected:?} against {got:?}");
-    }
-
-    #[test]
-    fn first_difference_is_found_line_by_line() {
-        difference(b"NO\nMAYBE\n", b"NO\nMAYBE\n", None);
-        difference(
-            b"NO\nMAYBE\n",
-            b"NO\nNO\n",
-            Some((1, Some(b"MAYBE\n"), Some(b"NO\n"))),
-        );
-        difference(b"NO\n", b"NO\nNO\n", Some((1, None, Some(b"NO\n"))));
-        difference(b"NO\nNO\n", b"NO\n", Some((1, Some(b"NO\n"), None)));
-        difference(b"NO\n", b"NO", Some((0, Some(b"NO\n"), Some(b"NO"))));
-    }
-
-    #[test]
-    fn a_line_is_shown_quoted_escaped_and_bounded() {
-        assert_eq!(visible(Some(b"MAYBE\n")), r#""MAYBE\n""#);
-        assert_eq!(visible(Some(b"\x1b[2J\rNO\xff")), r#""\u{1b}[2J\rNO\xff""#);
-        assert_eq!(visible(None), "nothing (the output ended here)");
-        let long = visible(Some(&[b'x'; 5000]));
-        assert!(long.len() < LINE_SHOWN + 40, "{long}");
-        assert!(long.contains("5000 bytes in all"), "{long}");
-    }
-
-    #[test]
-    fn the_report_shows_the_programs_bytes_escaped() {
-        let case = cases::find("lesson-trace").expect("a built-in case");
-        let run = runner::Run {
-            stdout: b"\x1b[2J\rMAYBE\n".to_vec(),
-            stderr_tail: b"\x1b]0;owned\x07\n\r15 of 15 case(s) passed\n".to_vec(),
-            end: End::Exited(0),
-        };
-        let verdict = judge(&case, &run, 5.0);
-        let mut out = Vec::new();
-        write_verdict(&mut out, &verdict, &run).expect("writing to a Vec");
-        let text = String::from_utf8(out).expect("the report is UTF-8");
-        assert!(
-            !text.contains(['\x1b', '\r', '\x07']),
-            "a raw control character: {text:?}"
-        );
-        assert!(text.contains(r#"got:      "\u{1b}[2J\rMAYBE\n""#), "{text}");
-        assert!(text.contains(r"| \u{1b}]0;owned\u{7}"), "{text}");
-        assert!(text.contains(r"| \r15 of 15 case(s) passed"), "{text}");
-    }
 }

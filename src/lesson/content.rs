@@ -1162,7 +1162,7 @@ fn deletion() -> Lesson {
             Step {
                 say: lines(
                     "A counting filter cannot tell a key it holds from a false positive. The tutor\n\
-                     takes sun out and adds date and lime, the main lesson's keys:",
+                     takes sun out and adds date and lime, the keys from the basics lesson:",
                 ),
                 setup: owned(&s3),
                 quiet: false,

@@ -73,7 +73,7 @@ fn a_correct_python_solution_passes() {
     let out = grade(&[], &["python3", &fixture("correct.py")]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("15 of 15 case(s) passed"), "{text}");
+    assert!(text.contains("16 of 16 case(s) passed"), "{text}");
 }
 
 #[test]
@@ -134,13 +134,13 @@ fn the_human_report_shows_the_first_wrong_answer() {
     assert!(text.contains("FAIL   anagrams"), "{text}");
     assert!(
         text.contains(
-            "first wrong answer: output line 3, the answer to `CHECK pots` (script line 5)"
+            "first wrong answer: output line 3, the answer to CHECK \"pots\" (script line 5)"
         ),
         "{text}"
     );
     assert!(text.contains("expected: \"MAYBE\\n\""), "{text}");
     assert!(text.contains("got:      \"NO\\n\""), "{text}");
-    assert!(text.contains(">   5 | CHECK pots"), "{text}");
+    assert!(text.contains(">   5 | CHECK \"pots\""), "{text}");
     assert!(text.contains("likely mistake [h2-from-zero]"), "{text}");
     assert!(text.contains("0 of 1 case(s) passed, 1 failed"), "{text}");
 }
@@ -211,7 +211,7 @@ fn cases_can_be_listed_and_shown() {
     assert!(list.lines().count() >= 12, "{list}");
     let out = grade(&["--show", "lesson-trace"], &[]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("  ADD fig"), "{text}");
+    assert!(text.contains("  ADD \"fig\""), "keys are quoted: {text}");
     assert!(
         text.contains("  0000000000000000000000100100001000000001000001000000001000000000"),
         "{text}"
@@ -234,11 +234,14 @@ fn two_mistakes_at_once_are_both_named() {
             case["name"]
         );
     }
-    let both = serde_json::json!(["h2-from-zero", "bits-reversed"]);
-    assert!(
-        failing.iter().any(|c| c["mistakes"] == both),
-        "no case names both mistakes: {report:#}"
-    );
+    // In lesson-trace the BITS line is the first wrong answer: the reversal comes first.
+    let trace = failing
+        .iter()
+        .find(|c| c["name"] == "lesson-trace")
+        .expect("lesson-trace fails");
+    let both = serde_json::json!(["bits-reversed", "h2-from-zero"]);
+    assert_eq!(trace["mistakes"], both, "{report:#}");
+    assert_eq!(trace["explained"], true, "{report:#}");
     let out = grade(
         &["--case", "lesson-trace"],
         &["python3", &fixture("two_mistakes.py")],
@@ -513,4 +516,1031 @@ fn a_directory_as_the_program_is_named_as_one() {
         "{stderr}"
     );
     assert!(out.stdout.is_empty(), "a report was started");
+}
+
+// ---- Every filter's exercise (issue 12) ----
+
+/// Compiles a C fixture into `dir` and returns the program's path.
+fn compile(dir: &std::path::Path, name: &str) -> String {
+    let exe = dir.join(name.trim_end_matches(".c"));
+    let cc = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&exe)
+        .arg(fixture(name))
+        .status()
+        .expect("cc runs");
+    assert!(cc.success(), "{name} compiles");
+    exe.to_string_lossy().into_owned()
+}
+
+/// Each filter, its configurable Python fixture, and the mistakes modelled for it.
+fn filters() -> [(&'static str, &'static str, Vec<&'static str>); 3] {
+    let shared = [
+        "any-bit",
+        "split-every-space",
+        "whitespace-stripped",
+        "bits-reversed",
+        "prompt-printed",
+        "no-final-newline",
+        "answer-case",
+        "extra-whitespace",
+    ];
+    let with = |own: &[&'static str]| shared.iter().chain(own).copied().collect::<Vec<_>>();
+    [
+        (
+            "bytesum",
+            "bytesum.py",
+            with(&["chars-not-bytes", "h2-from-zero"]),
+        ),
+        (
+            "djb2-fnv",
+            "djb2_fnv.py",
+            with(&[
+                "chars-not-bytes",
+                "step-mod-m",
+                "no-32-bit-wrap",
+                "djb2-from-zero",
+                "fnv1-order",
+            ]),
+        ),
+        (
+            "murmur3",
+            "murmur3.py",
+            with(&["unsigned-hash", "truncating-mod", "seeds-from-one"]),
+        ),
+    ]
+}
+
+/// Grades `python3 FIXTURE MISTAKES...` on `scheme` and checks that every failing case is
+/// fully explained by some of `mistakes` (a case may not show every one of them), that
+/// together the cases name them all, and that the report names one of them.
+#[track_caller]
+fn assert_named(scheme: &str, file: &str, mistakes: &[&str]) {
+    let mut program = vec!["python3".to_string(), fixture(file)];
+    program.extend(mistakes.iter().map(|m| m.to_string()));
+    let program: Vec<&str> = program.iter().map(String::as_str).collect();
+    let out = grade(&["--json", "--scheme", scheme], &program);
+    let report = json(&out);
+    let what = format!("{scheme}, {mistakes:?}");
+    assert_eq!(out.status.code(), Some(1), "{what} should fail");
+    let failing: Vec<&serde_json::Value> = report["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .filter(|c| c["status"] != "pass")
+        .collect();
+    assert!(!failing.is_empty(), "{what}: no case failed");
+    let mut all_named: Vec<&str> = Vec::new();
+    for case in &failing {
+        let named: Vec<&str> = case["mistakes"]
+            .as_array()
+            .expect("mistakes")
+            .iter()
+            .filter_map(|m| m.as_str())
+            .collect();
+        assert!(
+            !named.is_empty() && named.iter().all(|m| mistakes.contains(m)),
+            "{what}, case {}: {case:#}",
+            case["name"]
+        );
+        assert_eq!(case["explained"], true, "{what}, case {}", case["name"]);
+        all_named.extend(named);
+    }
+    for m in mistakes {
+        assert!(
+            all_named.contains(m),
+            "{what}: {m} is never named: {report:#}"
+        );
+    }
+    if mistakes.len() == 2 {
+        assert!(
+            failing
+                .iter()
+                .any(|c| c["mistakes"].as_array().is_some_and(|a| a.len() == 2)),
+            "{what}: no case names both: {report:#}"
+        );
+    }
+    assert!(
+        mistakes.iter().any(|m| report["mistake"] == *m),
+        "{what}: the report names {}",
+        report["mistake"]
+    );
+}
+
+#[test]
+fn a_correct_solution_to_every_filter_passes_in_python_and_c() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (scheme, python, c) in [
+        ("bytesum", "bytesum.py", "correct.c"),
+        ("djb2-fnv", "djb2_fnv.py", "correct_djb2_fnv.c"),
+        ("murmur3", "murmur3.py", "correct_murmur3.c"),
+    ] {
+        let exe = compile(dir.path(), c);
+        for program in [vec!["python3", &fixture(python)], vec![exe.as_str()]] {
+            let out = grade(
+                &[
+                    "--json", "--scheme", scheme, "--random", "10", "--seed", "12",
+                ],
+                &program,
+            );
+            let report = json(&out);
+            assert_eq!(report["failed"], 0, "{scheme} {program:?}: {report:#}");
+            assert_eq!(report["score"], report["max_score"], "{scheme}");
+            assert_eq!(out.status.code(), Some(0), "{scheme} {program:?}");
+        }
+    }
+}
+
+#[test]
+fn every_filters_mistakes_are_named_alone() {
+    for (scheme, file, mistakes) in filters() {
+        for m in mistakes {
+            assert_named(scheme, file, &[m]);
+        }
+    }
+    // The new mistake, as a learner would write it.
+    assert_named(
+        "bytesum",
+        "whitespace_stripped.py",
+        &["whitespace-stripped"],
+    );
+}
+
+#[test]
+fn every_filters_mistakes_are_named_in_pairs() {
+    for (scheme, file, _) in filters() {
+        let own = match scheme {
+            "bytesum" => "h2-from-zero",
+            "djb2-fnv" => "fnv1-order",
+            _ => "seeds-from-one",
+        };
+        for pair in [
+            [own, "bits-reversed"],
+            [own, "prompt-printed"],
+            [own, "whitespace-stripped"],
+            ["answer-case", "no-final-newline"],
+            ["any-bit", "extra-whitespace"],
+        ] {
+            assert_named(scheme, file, &pair);
+        }
+    }
+    assert_named("djb2-fnv", "djb2_fnv.py", &["step-mod-m", "djb2-from-zero"]);
+    assert_named(
+        "murmur3",
+        "murmur3.py",
+        &["unsigned-hash", "split-every-space"],
+    );
+}
+
+#[test]
+fn a_whitespace_stripping_program_is_told_what_it_did_with_the_key_quoted() {
+    let out = grade(
+        &["--case", "long-keys"],
+        &["python3", &fixture("whitespace_stripped.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("likely mistake [whitespace-stripped]"),
+        "{text}"
+    );
+    // The key's trailing space shows: it is quoted, and its end is in the quotes.
+    assert!(text.contains("lazy dog \""), "{text}");
+    assert!(
+        !text.contains("sums grow large"),
+        "no hint at overflow: {text}"
+    );
+}
+
+#[test]
+fn many_cases_failing_the_same_way_show_the_first_in_full() {
+    let out = grade(&[], &["python3", &fixture("bits_reversed.py")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.matches("likely mistake [bits-reversed]").count(),
+        1,
+        "one full block: {text}"
+    );
+    let short = text
+        .lines()
+        .filter(|l| l.contains(": the same as lesson-trace ([bits-reversed])"))
+        .count();
+    assert!(short >= 10, "one line for each later case: {text}");
+    assert!(
+        text.contains("[bits-reversed], which alone explains 15 of the 15 failing case(s)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn two_mistakes_together_are_said_to_explain_in_combination() {
+    let out = grade(&[], &["python3", &fixture("two_mistakes.py")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let summary: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("case(s) passed"))
+        .collect();
+    let summary = summary.join("\n");
+    assert!(summary.contains("in combination with"), "{summary}");
+}
+
+#[test]
+fn generated_cases_reproduce_from_their_seed() {
+    let list = |seed: &str| {
+        let out = grade(&["--random", "4", "--seed", seed, "--list"], &[]);
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let first = list("42");
+    assert_eq!(first, list("42"), "the same seed, the same cases");
+    assert_ne!(first, list("43"), "another seed, other cases");
+    assert!(first.contains("random-42-4"), "{first}");
+    // A case's name alone reproduces it, without --random.
+    let a = grade(&["--show", "random-42-3", "--raw"], &[]);
+    let b = grade(
+        &[
+            "--random",
+            "4",
+            "--seed",
+            "42",
+            "--show",
+            "random-42-3",
+            "--raw",
+        ],
+        &[],
+    );
+    assert_eq!(a.stdout, b.stdout);
+    assert!(!a.stdout.is_empty());
+    // Without --seed, one is chosen and printed so the run can be repeated.
+    let out = grade(
+        &["--random", "2", "--case", "empty-filter"],
+        &["python3", &fixture("correct.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("generated cases from seed "), "{text}");
+    let report = json(&grade(
+        &["--json", "--random", "2"],
+        &["python3", &fixture("correct.py")],
+    ));
+    let seed = report["seed"].as_u64().expect("the seed is in the report");
+    assert_eq!(report["cases"][16]["name"], format!("random-{seed}-1"));
+}
+
+#[test]
+fn raw_scripts_fed_to_the_tutor_give_the_expected_answers() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (scheme, _, _) in filters() {
+        let saved = dir.path().join(scheme);
+        let out = grade(
+            &[
+                "--scheme",
+                scheme,
+                "--random",
+                "3",
+                "--seed",
+                "9",
+                "--save",
+                saved.to_str().expect("UTF-8"),
+            ],
+            &[],
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let mut names: Vec<String> = std::fs::read_dir(&saved)
+            .expect("saved")
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter_map(|n| n.strip_suffix(".in").map(str::to_string))
+            .collect();
+        names.sort();
+        assert!(names.len() >= 18, "{scheme}: {names:?}");
+        for name in names {
+            let raw = grade(&["--scheme", scheme, "--show", &name, "--raw"], &[]);
+            let saved_in = std::fs::read(saved.join(format!("{name}.in"))).expect(".in");
+            assert_eq!(raw.stdout, saved_in, "{scheme} {name}: --raw is the .in");
+            let mut tutor = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+                .args(["--scheme", scheme])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("the tutor starts");
+            use std::io::Write;
+            tutor
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(&raw.stdout)
+                .expect("the script goes in");
+            let answers = tutor.wait_with_output().expect("answers");
+            let saved_out = std::fs::read(saved.join(format!("{name}.out"))).expect(".out");
+            assert_eq!(
+                answers.status.code(),
+                Some(0),
+                "{scheme} {name}: no bad line"
+            );
+            assert_eq!(answers.stdout, saved_out, "{scheme} {name}");
+        }
+    }
+}
+
+/// A report without its timings, which differ from run to run.
+fn without_times(mut report: serde_json::Value) -> serde_json::Value {
+    for case in report["cases"].as_array_mut().expect("cases") {
+        case["seconds"] = serde_json::Value::Null;
+    }
+    report
+}
+
+#[test]
+fn parallel_runs_give_the_same_report_as_one_at_a_time() {
+    for file in ["two_mistakes.py", "correct.py", "crashes.py"] {
+        let run = |jobs: &str| {
+            let out = grade(
+                &["--json", "--jobs", jobs, "--random", "6", "--seed", "5"],
+                &["python3", &fixture(file)],
+            );
+            without_times(json(&out))
+        };
+        assert_eq!(run("1"), run("4"), "{file}");
+    }
+    let human = |jobs: &str| {
+        let out = grade(&["--jobs", jobs], &["python3", &fixture("two_mistakes.py")]);
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    assert_eq!(human("1"), human("3"), "the human report's order is fixed");
+}
+
+#[test]
+fn exercism_results_are_version_2_as_the_test_runner_reads_them() {
+    let out = grade(
+        &["--format", "exercism"],
+        &["python3", &fixture("h2_from_zero.py")],
+    );
+    let results = json(&out);
+    assert_eq!(results["version"], 2);
+    assert_eq!(results["status"], "fail");
+    assert_eq!(results["max_score"], 16, "the points are in every format");
+    let passing = results["tests"]
+        .as_array()
+        .expect("tests")
+        .iter()
+        .filter(|t| t["status"] == "pass")
+        .count();
+    assert_eq!(results["score"], passing, "a point a case: {results:#}");
+    assert!(
+        results.get("message").is_none(),
+        "no message when tests ran"
+    );
+    let tests = results["tests"].as_array().expect("tests");
+    assert_eq!(tests.len(), 16);
+    for t in tests {
+        assert!(t["name"].is_string(), "{t:#}");
+        let status = t["status"].as_str().expect("status");
+        assert!(["pass", "fail", "error"].contains(&status), "{t:#}");
+        if status == "pass" {
+            assert!(t["message"].is_null(), "{t:#}");
+        } else {
+            let message = t["message"].as_str().expect("a message");
+            assert!(message.contains("[h2-from-zero]"), "{t:#}");
+        }
+        if let Some(output) = t["output"].as_str() {
+            assert!(output.chars().count() <= 500, "{t:#}");
+        }
+        assert!(
+            t["test_code"].as_str().is_some_and(|c| !c.is_empty()),
+            "{t:#}"
+        );
+    }
+    let out = grade(
+        &["--format", "exercism"],
+        &["python3", &fixture("floods.py")],
+    );
+    let results = json(&out);
+    let flooded = &results["tests"][0];
+    assert_eq!(flooded["status"], "error", "{flooded:#}");
+    let output = flooded["output"].as_str().expect("output");
+    assert_eq!(
+        output.chars().count(),
+        500,
+        "output is cut to 500 characters"
+    );
+}
+
+#[test]
+fn junit_xml_is_parsed_by_a_real_xml_parser() {
+    for (file, failures) in [("h2_from_zero.py", 9), ("prints_escapes.py", 0)] {
+        let out = grade(&["--format", "junit"], &["python3", &fixture(file)]);
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        let doc = roxmltree::Document::parse(&text)
+            .unwrap_or_else(|e| panic!("{file}: not XML ({e}): {text}"));
+        let suite = doc
+            .descendants()
+            .find(|n| n.has_tag_name("testsuite"))
+            .expect("a testsuite");
+        assert_eq!(suite.attribute("tests"), Some("16"), "{file}");
+        let cases: Vec<_> = suite
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        assert_eq!(cases.len(), 16, "{file}");
+        let failed: Vec<_> = cases
+            .iter()
+            .filter_map(|c| c.children().find(|n| n.has_tag_name("failure")))
+            .collect();
+        if failures > 0 {
+            assert!(failed.len() >= failures, "{file}: {text}");
+            for f in &failed {
+                assert!(
+                    f.attribute("message")
+                        .is_some_and(|m| m.contains("first wrong answer")),
+                    "{file}: {text}"
+                );
+                assert_eq!(f.attribute("type"), Some("h2-from-zero"), "{file}");
+                assert!(f.text().is_some_and(|t| t.contains("script:")), "{file}");
+            }
+        }
+        let errors: usize = suite
+            .attribute("errors")
+            .and_then(|e| e.parse().ok())
+            .expect("errors");
+        let fails: usize = suite
+            .attribute("failures")
+            .and_then(|e| e.parse().ok())
+            .expect("failures");
+        assert_eq!(
+            errors
+                + fails
+                + cases
+                    .iter()
+                    .filter(|c| c.children().all(|n| !n.is_element()))
+                    .count(),
+            16,
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn a_class_summary_reads_several_reports() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut paths = Vec::new();
+    for (student, file) in [
+        ("ada", "correct.py"),
+        ("ben", "h2_from_zero.py"),
+        ("cy", "two_mistakes.py"),
+        ("dee", "bits_reversed.py"),
+    ] {
+        let out = grade(&["--json"], &["python3", &fixture(file)]);
+        let path = dir.path().join(format!("{student}.json"));
+        std::fs::write(&path, &out.stdout).expect("a report is written");
+        paths.push(path.to_string_lossy().into_owned());
+    }
+    let mut args = vec!["--class"];
+    args.extend(paths.iter().map(String::as_str));
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .arg("grade")
+        .args(&args)
+        .output()
+        .expect("the tutor runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("class of 4 student(s): 1 passed every case"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[bits-reversed]  2 of 4 student(s): cy, dee"),
+        "most common first: {text}"
+    );
+    assert!(
+        text.contains("[h2-from-zero]  2 of 4 student(s): ben, cy"),
+        "{text}"
+    );
+    let empty_filter = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("empty-filter"))
+        .expect("a line per case");
+    assert!(empty_filter.contains("4 of 4"), "{empty_filter}");
+    let trace = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("lesson-trace"))
+        .expect("a line per case");
+    assert!(trace.contains("1 of 4"), "{trace}");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{}").expect("written");
+    let out = grade(&["--class", bad.to_str().expect("UTF-8")], &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a file that is no report is refused"
+    );
+}
+
+#[test]
+fn a_teachers_variant_grades_the_same_exercise_on_another_size() {
+    let out = grade(
+        &["--json", "--scheme", "djb2-fnv", "-m", "32"],
+        &["python3", &fixture("djb2_fnv.py"), "-m", "32"],
+    );
+    let report = json(&out);
+    assert_eq!(report["bits"], 32);
+    assert_eq!(report["failed"], 0, "{report:#}");
+    // The 16-bit program fails the 32-bit variant.
+    let out = grade(
+        &["--json", "--scheme", "djb2-fnv", "-m", "32"],
+        &["python3", &fixture("djb2_fnv.py")],
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+// ---- A class, safely (issue 14) ----
+
+/// A folder of teacher's cases: one visible, one hidden worth 5 points.
+fn teacher_cases() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(
+        dir.path().join("visible.in"),
+        "ADD fig\nADD lime\nCHECK sun\nBITS\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.path().join("secret.in"),
+        "# description: anagrams, hidden\n# weight: 5\n# hidden: true\nADD zebra\nADD fig\nCHECK arbez\nBITS\n",
+    )
+    .expect("written");
+    dir
+}
+
+#[test]
+fn teacher_cases_are_graded_with_their_weights() {
+    let dir = teacher_cases();
+    let cases = dir.path().to_str().expect("UTF-8");
+    let report = json(&grade(
+        &["--json", "--cases", cases],
+        &["python3", &fixture("h2_from_zero.py")],
+    ));
+    let names: Vec<&str> = report["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["secret", "visible"],
+        "only the teacher's cases, by name"
+    );
+    assert_eq!(report["max_score"], 6, "1 + 5 points");
+    assert_eq!(report["score"], 0, "{report:#}");
+    let report = json(&grade(
+        &["--json", "--cases", cases],
+        &["python3", &fixture("correct.py")],
+    ));
+    assert_eq!(report["score"], 6, "{report:#}");
+    let out = grade(&["--cases", cases], &["python3", &fixture("correct.py")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.ends_with("score: 6 of 6 point(s)\n"), "{text}");
+}
+
+#[test]
+fn a_hidden_case_never_shows_its_script_or_answers_in_any_format() {
+    let dir = teacher_cases();
+    let cases = dir.path().to_str().expect("UTF-8");
+    // A program that also echoes its input to stderr.
+    let echo = dir.path().join("echo.py");
+    std::fs::write(
+        &echo,
+        "import sys\nd = sys.stdin.read()\nsys.stderr.write(d)\nsys.stdout.write(d)\n",
+    )
+    .expect("written");
+    for format in ["human", "json", "exercism", "junit"] {
+        for program in [
+            fixture("h2_from_zero.py"),
+            echo.to_string_lossy().into_owned(),
+        ] {
+            let out = grade(
+                &["--format", format, "--cases", cases],
+                &["python3", &program],
+            );
+            let text = String::from_utf8_lossy(&out.stdout);
+            for secret in ["zebra", "arbez"] {
+                assert!(
+                    !text.contains(secret),
+                    "{format}, {program}: the hidden script shows: {text}"
+                );
+            }
+            assert!(
+                text.contains("secret"),
+                "{format}: the case is reported: {text}"
+            );
+            assert!(
+                text.contains("visible"),
+                "{format}: the visible case is reported: {text}"
+            );
+        }
+    }
+    let out = grade(&["--cases", cases, "--show", "secret"], &[]);
+    assert_eq!(out.status.code(), Some(2), "--show refuses a hidden case");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("zebra"));
+    let saved = tempfile::tempdir().expect("a temporary folder");
+    let out = grade(
+        &[
+            "--cases",
+            cases,
+            "--save",
+            saved.path().to_str().expect("UTF-8"),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        !saved.path().join("secret.in").exists(),
+        "--save skips a hidden case"
+    );
+    assert!(saved.path().join("visible.in").exists());
+}
+
+#[test]
+fn a_wrong_out_file_is_refused_with_the_line_that_differs() {
+    let dir = teacher_cases();
+    std::fs::write(dir.path().join("visible.out"), "MAYBE\nwrong bits\n").expect("written");
+    let out = grade(
+        &["--cases", dir.path().to_str().expect("UTF-8")],
+        &["python3", &fixture("correct.py")],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("visible.out line 1 is `MAYBE`, but the tutor answers `NO`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn programs_stopped_by_a_limit_get_a_status_that_names_it() {
+    for (file, status, words) in [
+        ("hogs_memory.py", "memory-limit", "memory limit"),
+        ("burns_cpu.py", "cpu-limit", "CPU time limit"),
+        ("writes_huge_file.py", "file-limit", "file size limit"),
+    ] {
+        let out = grade_within(
+            &[
+                "--json",
+                "--cpu",
+                "1",
+                "--memory",
+                "512M",
+                "--file-size",
+                "1M",
+                "--timeout",
+                "30",
+                "--case",
+                "lesson-trace",
+            ],
+            &["python3", &fixture(file)],
+            Duration::from_secs(60),
+        );
+        let report = json(&out);
+        let case = &report["cases"][0];
+        assert_eq!(case["status"], status, "{file}: {report:#}");
+        assert!(
+            case["reason"].as_str().is_some_and(|r| r.contains(words)),
+            "{file}: {case:#}"
+        );
+    }
+}
+
+#[test]
+fn a_program_runs_in_an_empty_folder_with_a_scrubbed_environment() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["grade", "--json", "--case", "empty-filter", "--"])
+        .args(["python3", &fixture("inspects.py")])
+        .env("BLOOM_TUTOR_TEST_SECRET", "hunter2")
+        .output()
+        .expect("the tutor runs");
+    let report = json(&out);
+    let got = report["cases"][0]["got"].as_str().expect("what it printed");
+    let seen: serde_json::Value = serde_json::from_str(got).expect("the fixture's JSON");
+    assert_eq!(
+        seen["files"],
+        serde_json::json!([]),
+        "an empty folder: {seen:#}"
+    );
+    assert!(
+        seen["secret"].is_null(),
+        "the grader's environment leaked: {seen:#}"
+    );
+    let cwd = seen["cwd"].as_str().expect("cwd");
+    assert_ne!(
+        std::path::Path::new(cwd),
+        std::env::current_dir().expect("cwd"),
+        "not the grader's folder"
+    );
+    assert!(
+        !std::path::Path::new(cwd).exists(),
+        "the folder is removed afterwards"
+    );
+    let tutor_dir = std::path::Path::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .parent()
+        .expect("a folder");
+    let path = seen["path"].as_str().expect("PATH");
+    assert!(
+        !path
+            .split(':')
+            .any(|d| std::path::Path::new(d) == tutor_dir),
+        "the tutor's folder is on the PATH: {path}"
+    );
+}
+
+/// The tutor's folder first on PATH, as for a teacher who installed it.
+fn path_with_tutor() -> std::ffi::OsString {
+    let dir = std::path::Path::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .parent()
+        .expect("a folder")
+        .to_path_buf();
+    let mut paths = vec![dir];
+    paths.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(paths).expect("a PATH")
+}
+
+#[test]
+fn programs_that_run_the_tutor_are_failed_with_a_named_verdict() {
+    for file in [
+        "cheat_by_path.py",
+        "cheat_by_ppid.py",
+        "cheat_by_copy.py",
+        "cheat_by_modified_copy.py",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+            .args([
+                "grade",
+                "--json",
+                "--file-size",
+                "none",
+                "--case",
+                "lesson-trace",
+                "--",
+            ])
+            .args(["python3", &fixture(file)])
+            .env("PATH", path_with_tutor())
+            .output()
+            .expect("the tutor runs");
+        let report = json(&out);
+        let case = &report["cases"][0];
+        assert_eq!(case["status"], "used-tutor", "{file}: {report:#}");
+        assert!(
+            case["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("answer key")),
+            "{file}: {case:#}"
+        );
+        assert_eq!(out.status.code(), Some(1), "{file}");
+    }
+}
+
+#[test]
+fn a_tutor_run_in_a_process_view_of_its_own_is_seen_too() {
+    if !user_namespaces_work() {
+        return;
+    }
+    let report = json(&grade(
+        &["--json", "--file-size", "none", "--case", "lesson-trace"],
+        &["python3", &fixture("cheat_in_own_view.py")],
+    ));
+    assert_eq!(report["cases"][0]["status"], "used-tutor", "{report:#}");
+}
+
+#[test]
+fn the_tutor_refuses_to_answer_under_a_grading_worker() {
+    // A program that runs the tutor and prints what it said; the grader must see the run,
+    // and the tutor must not have answered.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let program = dir.path().join("ask.py");
+    std::fs::write(
+        &program,
+        format!(
+            "import subprocess, sys\nr = subprocess.run([{:?}], input=b'ADD fig\\nBITS\\n', capture_output=True)\nsys.stdout.buffer.write(r.stdout)\nsys.stderr.buffer.write(r.stderr)\n",
+            env!("CARGO_BIN_EXE_bloom-tutor")
+        ),
+    )
+    .expect("written");
+    let report = json(&grade(
+        &["--json", "--case", "lesson-trace"],
+        &["python3", program.to_str().expect("UTF-8")],
+    ));
+    let case = &report["cases"][0];
+    assert_eq!(case["status"], "used-tutor", "{report:#}");
+    assert!(
+        !case["got"].as_str().unwrap_or("").contains('1'),
+        "the tutor answered: {case:#}"
+    );
+}
+
+#[test]
+fn a_class_is_graded_into_a_csv() {
+    let class = tempfile::tempdir().expect("a temporary folder");
+    for (student, file) in [
+        ("ada", Some("correct.py")),
+        ("ben", Some("h2_from_zero.py")),
+        ("cy", None),
+        ("dee", Some("hangs.py")),
+    ] {
+        let folder = class.path().join(student);
+        std::fs::create_dir(&folder).expect("a student's folder");
+        if let Some(file) = file {
+            std::fs::copy(fixture(file), folder.join("bloom.py")).expect("copied");
+        }
+    }
+    let out_dir = tempfile::tempdir().expect("a temporary folder");
+    let csv = out_dir.path().join("grades.csv");
+    let reports = out_dir.path().join("reports");
+    let out = grade_within(
+        &[
+            "--submissions",
+            class.path().to_str().expect("UTF-8"),
+            "--csv",
+            csv.to_str().expect("UTF-8"),
+            "--reports",
+            reports.to_str().expect("UTF-8"),
+            "--timeout",
+            "1",
+            "--case",
+            "lesson-trace",
+            "--case",
+            "anagrams",
+        ],
+        &["python3", "{}/bloom.py"],
+        Duration::from_secs(120),
+    );
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "not every student passed: {summary}"
+    );
+    assert!(summary.contains("class of 4 student(s)"), "{summary}");
+    let text = std::fs::read_to_string(&csv).expect("the CSV is written");
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows[0],
+        [
+            "student",
+            "score",
+            "max_score",
+            "cases_passed",
+            "cases_total",
+            "status",
+            "mistakes"
+        ]
+    );
+    let row = |name: &str| {
+        rows.iter()
+            .find(|r| r[0] == name)
+            .unwrap_or_else(|| panic!("no row for {name}: {text}"))
+            .clone()
+    };
+    assert_eq!(row("ada")[1..6], ["2", "2", "2", "2", "pass"], "{text}");
+    assert_eq!(row("ben")[5], "fail", "{text}");
+    assert_eq!(row("ben")[6], "h2-from-zero", "{text}");
+    assert_eq!(
+        row("cy")[1..6],
+        ["0", "2", "0", "2", "error"],
+        "a missing submission: {text}"
+    );
+    assert_eq!(row("dee")[1..6], ["0", "2", "0", "2", "fail"], "{text}");
+    assert_eq!(rows.len(), 5, "one row per student: {text}");
+    let dee = std::fs::read(reports.join("dee.json")).expect("a report per student");
+    let dee: serde_json::Value = serde_json::from_slice(&dee).expect("JSON");
+    assert_eq!(dee["cases"][0]["status"], "timeout", "{dee:#}");
+    assert!(
+        out.stderr.is_empty(),
+        "no progress bar when piped: {:?}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_program_in_this_folder_named_without_dot_slash_gets_a_hint() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::copy(fixture("correct.c"), dir.path().join("run")).expect("a file named run");
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["grade", "--", "run"])
+        .current_dir(dir.path())
+        .output()
+        .expect("the tutor runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("write `./run`"), "{stderr}");
+}
+
+#[test]
+fn every_format_is_written_when_nothing_could_run() {
+    let out = grade(&["--format", "json"], &["/no/such/program"]);
+    assert_eq!(out.status.code(), Some(2));
+    let report = json(&out);
+    assert_eq!(report["status"], "error");
+    assert!(
+        report["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("could not start")),
+        "{report:#}"
+    );
+    let out = grade(&["--format", "exercism"], &["/no/such/program"]);
+    assert_eq!(out.status.code(), Some(2));
+    let results = json(&out);
+    assert_eq!(results["version"], 2);
+    assert_eq!(results["status"], "error");
+    assert!(
+        results["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("/no/such/program"))
+    );
+    let out = grade(&["--format", "junit"], &["/no/such/program"]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let doc = roxmltree::Document::parse(&text).expect("XML");
+    let error = doc
+        .descendants()
+        .find(|n| n.has_tag_name("error"))
+        .expect("an error element");
+    assert!(
+        error
+            .attribute("message")
+            .is_some_and(|m| m.contains("could not start"))
+    );
+}
+
+#[test]
+fn a_wrong_bits_line_names_the_positions_that_differ() {
+    let out = grade(
+        &["--case", "lesson-trace"],
+        &["python3", &fixture("h2_from_zero.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("bits that differ: expected 1, got 0 at bits"),
+        "{text}"
+    );
+}
+
+/// Whether this system lets an unprivileged process make a user namespace.
+fn user_namespaces_work() -> bool {
+    Command::new("unshare")
+        .args(["--user", "--net", "true"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn isolate_takes_the_network_and_the_process_view_away() {
+    let run = |args: &[&str]| {
+        let mut all = vec!["--json", "--case", "empty-filter"];
+        all.extend(args);
+        let report = json(&grade(&all, &["python3", &fixture("pid_view.py")]));
+        report["cases"][0]["got"].as_str().unwrap_or("").to_string()
+    };
+    let open = run(&[]);
+    assert!(
+        !open.ends_with("unreachable\n"),
+        "without --isolate: {open}"
+    );
+    if !user_namespaces_work() {
+        // Where the system refuses user namespaces, --isolate must say so, not run open.
+        let out = grade(
+            &["--isolate", "--case", "empty-filter"],
+            &["python3", &fixture("pid_view.py")],
+        );
+        assert_ne!(out.status.code(), Some(0));
+        return;
+    }
+    let closed = run(&["--isolate"]);
+    let (count, net) = closed.trim().split_once(' ').expect("count and network");
+    assert_eq!(net, "unreachable", "{closed}");
+    let count: u32 = count.parse().expect("a count");
+    assert!(
+        count <= 3,
+        "a private process view shows a few processes: {closed}"
+    );
+    let report = json(&grade(
+        &["--json", "--isolate"],
+        &["python3", &fixture("correct.py")],
+    ));
+    assert_eq!(
+        report["failed"], 0,
+        "a correct program passes isolated: {report:#}"
+    );
+}
+
+#[test]
+fn a_program_cannot_write_to_the_graders_terminal() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"));
+    command.args(["grade", "--case", "empty-filter", "--"]);
+    command.args(["python3", &fixture("writes_to_the_terminal.py")]);
+    let mut p =
+        rexpect::session::spawn_command(command, Some(60_000)).expect("the grader starts on a pty");
+    let seen = p.exp_eof().expect("the grading ends");
+    assert!(
+        !seen.contains("FORGED"),
+        "the program wrote to the terminal: {seen}"
+    );
+    assert!(seen.contains("no tty"), "it was refused a terminal: {seen}");
 }

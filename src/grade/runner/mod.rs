@@ -60,7 +60,36 @@ pub enum End {
     TimedOut,
     /// It wrote more than the cap and was stopped.
     Flooded,
+    /// It (or a process it started) ran the tutor's own binary, and was stopped.
+    UsedTutor,
 }
+
+/// A resource limit a program ran into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// Address space, in bytes.
+    Memory(u64),
+    /// CPU time, in seconds.
+    Cpu(u64),
+    /// The size of a file it wrote, in bytes.
+    FileSize(u64),
+}
+
+/// How the program is started, where that is not as the grader itself runs.
+#[derive(Debug, Clone, Default)]
+pub struct Setup {
+    /// The whole environment, when not the grader's.
+    pub env: Option<Vec<(OsString, OsString)>>,
+    /// The working folder, when not the grader's.
+    pub dir: Option<std::path::PathBuf>,
+    /// The program makes its own session (and so its own process group) as it starts,
+    /// rather than being put in a new process group; see `sandbox::stage`.
+    pub own_session: bool,
+}
+
+/// Looks at the running program (its pid) once a tick; `Some(what)` stops it for having
+/// run the tutor, `what` saying how.
+pub type Watch<'a> = &'a mut dyn FnMut(u32) -> Option<String>;
 
 /// What the program did with one script.
 #[derive(Debug, Clone)]
@@ -70,6 +99,10 @@ pub struct Run {
     /// The last [`STDERR_TAIL`] bytes of stderr.
     pub stderr_tail: Vec<u8>,
     pub end: End,
+    /// A limit it ran into, when that is what ended it.
+    pub limit: Option<Limit>,
+    /// What the watch saw, when it stopped the run.
+    pub note: Option<String>,
 }
 
 /// Why a program could not be run: the tutor could not do its job. (A program that runs
@@ -90,6 +123,10 @@ pub enum RunError {
     Io(io::Error),
     /// A signal to the grader asked it to stop; the program was stopped first.
     Interrupted(i32),
+    /// The grader's worker process that ran the program failed, in words.
+    Worker(String),
+    /// No such program on PATH, but a file of that name is in the current folder.
+    InThisFolder(OsString),
 }
 
 impl fmt::Display for RunError {
@@ -129,6 +166,15 @@ impl fmt::Display for RunError {
                 write!(f, ": {err}")
             }
             RunError::Io(err) => write!(f, "could not watch the running program: {err}"),
+            RunError::Worker(what) => write!(f, "the grader could not run the program: {what}"),
+            RunError::InThisFolder(program) => {
+                start(f, program)?;
+                let name = escape::escaped(program.as_encoded_bytes());
+                write!(
+                    f,
+                    ": no such program on PATH; to run the file `{name}` in this folder, write `./{name}`"
+                )
+            }
             RunError::Interrupted(signal) => match interrupt::signal_name(*signal) {
                 Some(name) => write!(f, "interrupted by {name}"),
                 None => write!(f, "interrupted by signal {signal}"),
@@ -153,23 +199,85 @@ impl std::error::Error for RunError {
 ///
 /// Runs one program at a time in the process: on Linux the sweep after a run takes every
 /// descendant of the process as the program's, so the grader must start nothing else.
+#[cfg(any(test, not(unix)))]
 pub fn run(
     program: &[OsString],
     input: &[u8],
     limits: Limits,
     stop: &Stop,
 ) -> Result<Run, RunError> {
-    run_with(program, input, limits, stop, sys::prepare, sys::supervise)
+    run_watched(program, input, limits, stop, &Setup::default(), &mut |_| {
+        None
+    })
 }
 
-type Supervise = fn(std::process::Child, &[u8], Limits, &Stop) -> Result<Run, RunError>;
+/// [`run`], started as `setup` says, with `watch` looking at the program every tick.
+pub fn run_watched(
+    program: &[OsString],
+    input: &[u8],
+    limits: Limits,
+    stop: &Stop,
+    setup: &Setup,
+    watch: Watch<'_>,
+) -> Result<Run, RunError> {
+    run_with(
+        program,
+        input,
+        limits,
+        stop,
+        setup,
+        watch,
+        sys::prepare,
+        sys::supervise,
+    )
+}
 
+/// Runs one of the grader's own worker processes (`program`, which runs a learner's program
+/// and stops everything that started), with `input` on stdin, within `limits`. Unlike
+/// [`run`], any number may run at once: each worker stops its own program's processes, so
+/// this one only asks the worker to stop (SIGTERM) when a stop is requested or it overruns,
+/// and kills it if it does not end within a few seconds.
+#[cfg(unix)]
+pub fn run_worker(
+    program: &[OsString],
+    input: &[u8],
+    limits: Limits,
+    stop: &Stop,
+) -> Result<Run, RunError> {
+    let (path, args) = program.split_first().ok_or(RunError::NoProgram)?;
+    if let Some(signal) = stop.signal() {
+        return Err(RunError::Interrupted(signal));
+    }
+    let mut command = Command::new(path);
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    unix::prepare(&mut command, false);
+    let child = command.spawn().map_err(|err| start_error(path, err))?;
+    unix::supervise_worker(child, input, limits, stop)
+}
+
+/// Kills and reaps every process descended from this one (on Linux; elsewhere does
+/// nothing): for the end of a grading run, when no program should be left, in case a worker
+/// was killed before it could stop its own.
+pub fn stop_leftovers() {
+    #[cfg(unix)]
+    tree::sweep_descendants();
+}
+
+type Supervise = fn(std::process::Child, &[u8], Limits, &Stop, Watch<'_>) -> Result<Run, RunError>;
+
+#[allow(clippy::too_many_arguments)]
 fn run_with(
     program: &[OsString],
     input: &[u8],
     limits: Limits,
     stop: &Stop,
-    prepare: fn(&mut Command),
+    setup: &Setup,
+    watch: Watch<'_>,
+    prepare: fn(&mut Command, bool),
     supervise: Supervise,
 ) -> Result<Run, RunError> {
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -187,9 +295,83 @@ fn run_with(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    prepare(&mut command);
+    if let Some(env) = &setup.env {
+        command.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
+    }
+    if let Some(dir) = &setup.dir {
+        command.current_dir(dir);
+    }
+    prepare(&mut command, setup.own_session);
     let child = command.spawn().map_err(|err| start_error(path, err))?;
-    supervise(child, input, limits, stop)
+    supervise(child, input, limits, stop, watch)
+}
+
+/// The program's words ready to run anywhere: the program as the absolute path that
+/// running it here would start (looked up on PATH when it has no `/`), and every other
+/// word that names an existing file or folder here as an absolute path, since programs run
+/// in an empty folder of their own. Refused as starting it would be, before anything runs.
+pub fn resolve(program: &[OsString]) -> Result<Vec<OsString>, RunError> {
+    let (first, rest) = program.split_first().ok_or(RunError::NoProgram)?;
+    if first.is_empty() {
+        return Err(RunError::NoProgram);
+    }
+    let path = if has_separator(first) {
+        let path = std::path::absolute(first).map_err(RunError::Io)?;
+        check_runnable(first, &path)?;
+        path
+    } else {
+        let found = std::env::var_os("PATH")
+            .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|dir| dir.join(first))
+            .find(|candidate| is_runnable(candidate));
+        match found {
+            Some(path) => std::path::absolute(path).map_err(RunError::Io)?,
+            None if Path::new(first).is_file() => {
+                return Err(RunError::InThisFolder(first.clone()));
+            }
+            None => return Err(RunError::NotFound(first.clone())),
+        }
+    };
+    let mut words = vec![path.into_os_string()];
+    for word in rest {
+        let as_path = Path::new(word);
+        let names_a_file = !word.as_encoded_bytes().starts_with(b"-")
+            && as_path.is_relative()
+            && !word.is_empty()
+            && as_path.exists();
+        words.push(match names_a_file {
+            true => std::path::absolute(as_path)
+                .map(|p| p.into_os_string())
+                .unwrap_or_else(|_| word.clone()),
+            false => word.clone(),
+        });
+    }
+    Ok(words)
+}
+
+/// Whether `path` is a file that may be run.
+fn is_runnable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// `Ok` when `path` (named `name` on the command line) can be started.
+fn check_runnable(name: &OsStr, path: &Path) -> Result<(), RunError> {
+    match std::fs::metadata(path) {
+        Err(_) => Err(RunError::NotFound(name.to_os_string())),
+        Ok(m) if m.is_dir() => Err(RunError::IsADirectory(name.to_os_string())),
+        Ok(_) if !is_runnable(path) => Err(RunError::PermissionDenied(name.to_os_string())),
+        Ok(_) => Ok(()),
+    }
 }
 
 /// The error for a program that could not start, named by what is wrong with it.
@@ -379,6 +561,8 @@ mod tests {
                 RunError::CannotStart(..) => "CannotStart",
                 RunError::Io(_) => "Io",
                 RunError::Interrupted(_) => "Interrupted",
+                RunError::Worker(_) => "Worker",
+                RunError::InThisFolder(_) => "InThisFolder",
             };
             assert_eq!(kind, want, "{program:?}: {err}");
         }
@@ -407,6 +591,8 @@ mod tests {
                 b"ADD fig\n",
                 limits(timeout),
                 &Stop::new(),
+                &Setup::default(),
+                &mut |_| None,
                 portable::prepare,
                 portable::supervise,
             )

@@ -9,7 +9,7 @@ use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{End, Limits, Run, RunError, STDERR_TAIL};
+use super::{End, Limits, Run, RunError, STDERR_TAIL, Watch};
 use crate::grade::interrupt::Stop;
 
 /// How often the loop looks at the program's status and the stop request.
@@ -19,7 +19,7 @@ const TICK: Duration = Duration::from_millis(10);
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
 /// Nothing to set up: there is no process group to make.
-pub(super) fn prepare(_command: &mut Command) {}
+pub(super) fn prepare(_command: &mut Command, _own_session: bool) {}
 
 /// Which pipe a chunk came from.
 enum Chunk {
@@ -33,6 +33,7 @@ pub(super) fn supervise(
     input: &[u8],
     limits: Limits,
     stop: &Stop,
+    _watch: Watch<'_>,
 ) -> Result<Run, RunError> {
     let deadline = Instant::now() + limits.timeout;
     if let Some(mut stdin) = child.stdin.take() {
@@ -104,6 +105,8 @@ pub(super) fn supervise(
         stdout: got.out,
         stderr_tail: got.tail,
         end,
+        limit: None,
+        note: None,
     })
 }
 

@@ -39,6 +39,12 @@ pub(super) fn stop(child: &mut Child) {
     sweep();
 }
 
+/// Kills and reaps every descendant of this process (Linux; elsewhere nothing).
+pub(super) fn sweep_descendants() {
+    #[cfg(target_os = "linux")]
+    sweep();
+}
+
 /// Kills and reaps every descendant of this process until none is left, or until
 /// [`SWEEP_LIMIT`] has passed (a process stuck in the kernel cannot be killed at once).
 ///

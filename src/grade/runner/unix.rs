@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use nix::fcntl::{FcntlArg, OFlag, fcntl};
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
-use super::{End, Limits, Run, RunError, STDERR_TAIL, tree};
+use super::{End, Limits, Run, RunError, STDERR_TAIL, Watch, tree};
 use crate::grade::interrupt::Stop;
 
 /// How often the loop looks at the program's status and the stop request when its pipes
@@ -29,8 +29,14 @@ const READS_PER_STEP: usize = 16;
 
 /// Sets up `command` to run in its own process group, so that it and what it starts can be
 /// stopped together (and a terminal's Ctrl-C reaches only the grader, which then stops it).
-pub(super) fn prepare(command: &mut Command) {
-    command.process_group(0);
+///
+/// With `own_session` the program is left in this process's group, because it makes a
+/// session of its own as it starts (which a process group leader may not); until it has,
+/// stopping it kills it alone, and the sweep finds anything it started.
+pub(super) fn prepare(command: &mut Command, own_session: bool) {
+    if !own_session {
+        command.process_group(0);
+    }
     tree::adopt_orphans();
 }
 
@@ -41,6 +47,7 @@ pub(super) fn supervise(
     input: &[u8],
     limits: Limits,
     stop: &Stop,
+    watch_program: Watch<'_>,
 ) -> Result<Run, RunError> {
     let deadline = Instant::now() + limits.timeout;
     let mut pipes = match Pipes::new(&mut child, input, limits.output_cap) {
@@ -50,7 +57,11 @@ pub(super) fn supervise(
             return Err(RunError::Io(err));
         }
     };
-    let ended = watch(&mut child, &mut pipes, deadline, stop);
+    let mut note = None;
+    let ended = watch(&mut child, &mut pipes, deadline, stop, &mut |pid| {
+        note = watch_program(pid);
+        note.is_some()
+    });
     // Whatever happened, nothing the program started goes on.
     tree::stop(&mut child);
     let end = match ended {
@@ -64,7 +75,64 @@ pub(super) fn supervise(
         End::Exited(_) | End::Signalled(_) if pipes.flooded => End::Flooded,
         end => end,
     };
+    let mut run = pipes.into_run(end);
+    run.note = note;
+    Ok(run)
+}
+
+/// How long a worker process has to stop its program and end once asked to.
+const WORKER_GRACE: Duration = Duration::from_secs(5);
+
+/// As [`supervise`], for one of the grader's worker processes, which stops its own
+/// program's processes: it is asked to stop with SIGTERM when a stop is requested or it
+/// overruns its time, and killed only if it has not ended [`WORKER_GRACE`] later.
+pub(super) fn supervise_worker(
+    mut child: Child,
+    input: &[u8],
+    limits: Limits,
+    stop: &Stop,
+) -> Result<Run, RunError> {
+    let deadline = Instant::now() + limits.timeout;
+    let mut pipes = match Pipes::new(&mut child, input, limits.output_cap) {
+        Ok(pipes) => pipes,
+        Err(err) => {
+            end_worker(&mut child);
+            return Err(RunError::Io(err));
+        }
+    };
+    let ended = watch(&mut child, &mut pipes, deadline, stop, &mut |_| false);
+    if !matches!(
+        ended,
+        Ok(Watched::Ended(End::Exited(_) | End::Signalled(_)))
+    ) {
+        end_worker(&mut child);
+    }
+    let end = match ended {
+        Ok(Watched::Ended(end)) => end,
+        Ok(Watched::Stopped(signal)) => return Err(RunError::Interrupted(signal)),
+        Err(err) => return Err(RunError::Io(err)),
+    };
+    pipes.drain(Instant::now() + DRAIN_GRACE);
     Ok(pipes.into_run(end))
+}
+
+/// Asks a worker to stop, gives it [`WORKER_GRACE`] to stop its program and end, then
+/// kills it; reaps it either way.
+fn end_worker(child: &mut Child) {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    if let Ok(pid) = i32::try_from(child.id()) {
+        let _ = kill(Pid::from_raw(pid), Signal::SIGTERM);
+    }
+    let until = Instant::now() + WORKER_GRACE;
+    while Instant::now() < until {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(TICK);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// How watching a run ended.
@@ -74,13 +142,19 @@ enum Watched {
     Stopped(i32),
 }
 
+/// Feeds and reads the pipes until the program ends, floods, overruns, a stop is asked
+/// for, or `used_tutor` (asked once a tick with the program's pid) says it ran the tutor.
 fn watch(
     child: &mut Child,
     pipes: &mut Pipes<'_>,
     deadline: Instant,
     stop: &Stop,
+    used_tutor: &mut dyn FnMut(u32) -> bool,
 ) -> io::Result<Watched> {
     loop {
+        if used_tutor(child.id()) {
+            return Ok(Watched::Ended(End::UsedTutor));
+        }
         if let Some(signal) = stop.signal() {
             return Ok(Watched::Stopped(signal));
         }
@@ -262,6 +336,8 @@ impl<'a> Pipes<'a> {
             stdout: self.out,
             stderr_tail: self.tail,
             end,
+            limit: None,
+            note: None,
         }
     }
 }

@@ -1,0 +1,414 @@
+//! Which mistakes explain a program's answers: first the slips in how the answers are
+//! written are undone, then the filter's modelled mistakes are tried, alone and in pairs,
+//! until one set answers exactly as the program did.
+
+use super::{Mistake, answers_with};
+use crate::engine::scheme::FilterSpec;
+
+/// The mistakes behind a program's answers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diagnosis {
+    /// The mistake that explains the first wrong answer comes first.
+    pub mistakes: Vec<Mistake>,
+    /// Whether together they reproduce every answer the program gave; when false they
+    /// explain only part of what went wrong.
+    pub complete: bool,
+    /// Other sets of as many mistakes that explain the answers just as well (this case
+    /// cannot tell them apart; the rest of the run may).
+    pub alternatives: Vec<Vec<Mistake>>,
+}
+
+impl Diagnosis {
+    /// The mistakes every explanation of this case has in common: those it names for
+    /// certain.
+    pub fn certain(&self) -> Vec<Mistake> {
+        self.mistakes
+            .iter()
+            .copied()
+            .filter(|m| self.alternatives.iter().all(|set| set.contains(m)))
+            .collect()
+    }
+
+    /// Among this diagnosis and its alternatives, takes the one whose mistakes `named`
+    /// (how many cases named each for certain) counts most, keeping the first on a tie.
+    pub fn prefer(&mut self, named: impl Fn(Mistake) -> usize) {
+        let score = |set: &[Mistake]| set.iter().map(|&m| named(m)).sum::<usize>();
+        let best = self
+            .alternatives
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, set)| (score(set), std::cmp::Reverse(*i)))
+            .filter(|(_, set)| score(set) > score(&self.mistakes))
+            .map(|(i, _)| i);
+        if let Some(i) = best {
+            std::mem::swap(&mut self.mistakes, &mut self.alternatives[i]);
+        }
+    }
+}
+
+/// The mistakes that explain `got` where `expected` was right, for `script` on a filter of
+/// shape `spec`. Empty when nothing does (or when `got` is right).
+pub fn diagnose(spec: FilterSpec, script: &[u8], expected: &[u8], got: &[u8]) -> Diagnosis {
+    if got == expected {
+        return Diagnosis::default();
+    }
+    let (normal, slips) = undo_slips(spec.bits(), expected, got);
+    if normal == expected {
+        let mistakes = order(spec, script, expected, got, &normal, slips, Vec::new());
+        return Diagnosis {
+            mistakes,
+            complete: true,
+            alternatives: Vec::new(),
+        };
+    }
+    let modelled = Mistake::modelled(spec);
+    let singles = modelled.iter().map(|&m| vec![m]);
+    let pairs = modelled
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &a)| modelled[i + 1..].iter().map(move |&b| vec![a, b]));
+    // Every single mistake that fits, then every pair that fits where neither mistake
+    // alone does (a pair with a mistake that changes nothing here says nothing more). The
+    // rest of the run decides between them (`prefer`); alone, the simplest comes first.
+    let fits = |set: &Vec<Mistake>| answers_with(spec, script, set) == normal;
+    let mut found: Vec<Vec<Mistake>> = singles.filter(fits).collect();
+    let alone: Vec<Mistake> = found.iter().map(|set| set[0]).collect();
+    found.extend(
+        pairs
+            .filter(|pair| !pair.iter().any(|m| alone.contains(m)))
+            .filter(fits),
+    );
+    let mut sets = found
+        .into_iter()
+        .map(|set| order(spec, script, expected, got, &normal, slips.clone(), set));
+    match sets.next() {
+        Some(mistakes) => Diagnosis {
+            mistakes,
+            complete: true,
+            alternatives: sets.collect(),
+        },
+        None => Diagnosis {
+            mistakes: slips,
+            complete: false,
+            alternatives: Vec::new(),
+        },
+    }
+}
+
+/// The slips and the computing mistakes in one list, the one that explains the first wrong
+/// answer first: a slip when it changed that line, otherwise the computing mistake that
+/// alone gives the program's answer there.
+fn order(
+    spec: FilterSpec,
+    script: &[u8],
+    expected: &[u8],
+    got: &[u8],
+    normal: &[u8],
+    slips: Vec<Mistake>,
+    mut computing: Vec<Mistake>,
+) -> Vec<Mistake> {
+    if let Some(line) = first_wrong_line(expected, normal) {
+        let want = normal.split(|&b| b == b'\n').nth(line);
+        if let Some(at) = computing.iter().position(|&m| {
+            answers_with(spec, script, &[m])
+                .split(|&b| b == b'\n')
+                .nth(line)
+                == want
+        }) {
+            let first = computing.remove(at);
+            computing.insert(0, first);
+        }
+    }
+    // A slip comes first when it changed the raw output's first wrong line.
+    let slip_first = match first_wrong_line(expected, got) {
+        Some(line) => {
+            computing.is_empty()
+                || got.split(|&b| b == b'\n').nth(line) != normal.split(|&b| b == b'\n').nth(line)
+        }
+        None => true,
+    };
+    if slip_first {
+        slips.into_iter().chain(computing).collect()
+    } else {
+        computing.into_iter().chain(slips).collect()
+    }
+}
+
+/// The 0-based index of the first line where `a` and `b` differ.
+fn first_wrong_line(a: &[u8], b: &[u8]) -> Option<usize> {
+    let mut x = a.split_inclusive(|&c| c == b'\n');
+    let mut y = b.split_inclusive(|&c| c == b'\n');
+    let mut i = 0;
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return None,
+            (p, q) if p == q => i += 1,
+            _ => return Some(i),
+        }
+    }
+}
+
+/// Whether `line` is an answer a program may print: NO, MAYBE or m bits.
+fn is_answer(line: &[u8], m: u64) -> bool {
+    line == b"NO"
+        || line == b"MAYBE"
+        || (line.len() as u64 == m && line.iter().all(|&b| b == b'0' || b == b'1'))
+}
+
+/// How long the answer at the end of `line` is, in any case: MAYBE, NO or m bits.
+fn answer_at_end(line: &[u8], m: u64) -> Option<usize> {
+    let upper = line.to_ascii_uppercase();
+    if upper.ends_with(b"MAYBE") {
+        return Some(5);
+    }
+    if upper.ends_with(b"NO") {
+        return Some(2);
+    }
+    let m = usize::try_from(m).ok()?;
+    let bits = line
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b'0' || b == b'1')
+        .count();
+    (bits >= m).then_some(m)
+}
+
+/// `got` with the slips in how it was written undone, and the slips found: a prompt or
+/// label before answers, spaces and blank lines around them, their case, a missing final
+/// newline. Each is undone only where doing so leaves answers a program may print.
+fn undo_slips(m: u64, expected: &[u8], got: &[u8]) -> (Vec<u8>, Vec<Mistake>) {
+    let unfinished = !got.is_empty() && !got.ends_with(b"\n");
+    if !unfinished {
+        return undo_line_slips(m, got);
+    }
+    let mut whole = got.to_vec();
+    whole.push(b'\n');
+    let (normal, mut slips) = undo_line_slips(m, &whole);
+    // The unfinished line is a missing newline only when it holds an answer: a prompt
+    // waiting for input, or spaces, are not.
+    let head = got
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(&got[..0], |i| &got[..=i]);
+    let (before, _) = undo_line_slips(m, head);
+    let lines = |t: &[u8]| t.iter().filter(|&&b| b == b'\n').count();
+    if lines(&normal) > lines(&before) && expected.ends_with(b"\n") {
+        slips.push(Mistake::NoFinalNewline);
+    }
+    (normal, slips)
+}
+
+/// [`undo_slips`] for output whose every line ends in a newline.
+fn undo_line_slips(m: u64, got: &[u8]) -> (Vec<u8>, Vec<Mistake>) {
+    let mut slips = Vec::new();
+    let mut lines: Vec<Vec<u8>> = got
+        .split_inclusive(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\n").unwrap_or(l).to_vec())
+        .collect();
+    if let Some(stripped) = strip_prompt(&lines, m) {
+        lines = stripped;
+        slips.push(Mistake::PromptPrinted);
+    }
+    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+    let trimmed: Vec<Vec<u8>> = lines
+        .iter()
+        .map(|l| {
+            let start = l.iter().position(|b| !space(b)).unwrap_or(l.len());
+            let end = l.iter().rposition(|b| !space(b)).map_or(start, |e| e + 1);
+            l[start..end].to_vec()
+        })
+        .filter(|l| !l.is_empty())
+        .collect();
+    if trimmed != lines
+        && trimmed
+            .iter()
+            .all(|l| is_answer(&l.to_ascii_uppercase(), m))
+    {
+        lines = trimmed;
+        slips.push(Mistake::ExtraWhitespace);
+    }
+    let cased: Vec<Vec<u8>> = lines.iter().map(|l| l.to_ascii_uppercase()).collect();
+    if cased != lines && cased.iter().all(|l| is_answer(l, m)) {
+        lines = cased;
+        slips.push(Mistake::AnswerCase);
+    }
+    let mut normal = Vec::new();
+    for line in &lines {
+        normal.extend_from_slice(line);
+        normal.push(b'\n');
+    }
+    (normal, slips)
+}
+
+/// The lines without a prompt repeated before the answers (`> > NO`, `Answer: MAYBE`), and
+/// without lines that hold only prompts; `None` when the output has no such prompt.
+fn strip_prompt(lines: &[Vec<u8>], m: u64) -> Option<Vec<Vec<u8>>> {
+    let trim_end = |l: &[u8]| -> usize {
+        l.iter()
+            .rposition(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+            .map_or(0, |e| e + 1)
+    };
+    // The first prefix before an answer names the prompt; repeated prompts (`> > `) are
+    // the shortest piece repeated.
+    let prompt = lines.iter().find_map(|l| {
+        let end = trim_end(l);
+        let len = answer_at_end(&l[..end], m)?;
+        let prefix = &l[..end - len];
+        (!prefix.is_empty()).then(|| shortest_repeat(prefix).to_vec())
+    })?;
+    let only_prompts = |p: &[u8]| {
+        p.chunks(prompt.len()).all(|c| c == prompt.as_slice())
+            && p.len().is_multiple_of(prompt.len())
+    };
+    let mut out = Vec::new();
+    for line in lines {
+        let end = trim_end(line);
+        let body = &line[..end];
+        if only_prompts(body) || only_prompts(line) {
+            continue;
+        }
+        let len = answer_at_end(body, m)?;
+        let prefix = &body[..end - len];
+        if !only_prompts(prefix) {
+            return None;
+        }
+        out.push(line[prefix.len()..].to_vec());
+    }
+    Some(out)
+}
+
+/// The shortest piece that `s` is made of, repeated (`> ` for `> > > `).
+fn shortest_repeat(s: &[u8]) -> &[u8] {
+    (1..=s.len())
+        .find(|&n| s.len().is_multiple_of(n) && s.chunks(n).all(|c| c == &s[..n]))
+        .map_or(s, |n| &s[..n])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scheme::Scheme;
+
+    fn lesson(expected: &str, got: &str) -> Vec<Mistake> {
+        diagnose(
+            FilterSpec::lesson(),
+            b"",
+            expected.as_bytes(),
+            got.as_bytes(),
+        )
+        .mistakes
+    }
+
+    #[test]
+    fn diagnoses_formatting_slips() {
+        assert_eq!(lesson("NO\n", "NO"), [Mistake::NoFinalNewline]);
+        let answers = "NO\nMAYBE\n";
+        assert_eq!(lesson(answers, "no\nmaybe\n"), [Mistake::AnswerCase]);
+        assert_eq!(lesson(answers, "> NO\n> MAYBE\n"), [Mistake::PromptPrinted]);
+        assert_eq!(
+            lesson(answers, "> > NO\n> MAYBE\n> "),
+            [Mistake::PromptPrinted]
+        );
+        assert_eq!(
+            lesson(answers, "Answer: NO\nAnswer: MAYBE\n"),
+            [Mistake::PromptPrinted]
+        );
+        assert_eq!(
+            lesson(answers, "NO \r\nMAYBE\t\n"),
+            [Mistake::ExtraWhitespace]
+        );
+        assert_eq!(
+            lesson(answers, "\nNO\n\nMAYBE\n"),
+            [Mistake::ExtraWhitespace]
+        );
+        assert_eq!(
+            lesson(answers, "no \nmaybe"),
+            [
+                Mistake::ExtraWhitespace,
+                Mistake::AnswerCase,
+                Mistake::NoFinalNewline
+            ]
+        );
+        assert!(lesson("NO\n", "NO\n").is_empty());
+        assert!(lesson("NO\n", "YES\n").is_empty());
+        assert!(
+            lesson("NO\nNO\n", "NO\n").is_empty(),
+            "a missing answer is no slip"
+        );
+    }
+
+    #[test]
+    fn diagnoses_two_mistakes_together_first_wrong_answer_first() {
+        let spec = FilterSpec::lesson();
+        let both = [Mistake::H2FromZero, Mistake::BitsReversed];
+        let script = b"ADD fig\nADD stop\nCHECK pots\nBITS\n";
+        let expected = answers_with(spec, script, &[]);
+        let got = answers_with(spec, script, &both);
+        let found = diagnose(spec, script, &expected, &got);
+        assert!(found.complete);
+        // CHECK pots comes first, and only h2-from-zero changes it.
+        assert_eq!(found.mistakes, both);
+        // The bytes of `@` sum to 64, so h2 from 0 or 1 is the same; BITS comes first now.
+        let script = b"ADD @\nBITS\nADD fig\nADD stop\nCHECK pots\n";
+        let expected = answers_with(spec, script, &[]);
+        let got = answers_with(spec, script, &both);
+        let found = diagnose(spec, script, &expected, &got);
+        assert_eq!(found.mistakes, [Mistake::BitsReversed, Mistake::H2FromZero]);
+    }
+
+    #[test]
+    fn a_slip_and_a_computing_mistake_together() {
+        let spec = FilterSpec::new(Scheme::Murmur3, None, None).expect("valid");
+        let script = b"ADD fox\nBITS\nCHECK fox\nCHECK dog\n";
+        let expected = answers_with(spec, script, &[]);
+        let wrong = answers_with(spec, script, &[Mistake::SeedsFromOne]);
+        let got: Vec<u8> = String::from_utf8(wrong)
+            .expect("ASCII")
+            .lines()
+            .map(|l| format!("> {l}\n"))
+            .collect::<String>()
+            .into_bytes();
+        let found = diagnose(spec, script, &expected, &got);
+        assert!(found.complete, "{found:?}");
+        assert_eq!(
+            found.mistakes,
+            [Mistake::PromptPrinted, Mistake::SeedsFromOne]
+        );
+    }
+
+    #[test]
+    fn a_partial_explanation_says_so() {
+        let script = b"ADD fig\nCHECK fig\nCHECK sun\n";
+        let found = diagnose(
+            FilterSpec::lesson(),
+            script,
+            b"MAYBE\nMAYBE\n",
+            b"> NO\n> NO\n",
+        );
+        assert_eq!(
+            found.mistakes,
+            [Mistake::PromptPrinted],
+            "the prompt is named"
+        );
+        assert!(!found.complete, "but it does not explain the NO answers");
+    }
+}
+
+#[cfg(test)]
+mod prefer_tests {
+    use super::*;
+
+    #[test]
+    fn an_ambiguous_case_takes_the_mistake_named_elsewhere() {
+        let mut d = Diagnosis {
+            mistakes: vec![Mistake::SplitEverySpace],
+            complete: true,
+            alternatives: vec![vec![Mistake::WhitespaceStripped]],
+        };
+        d.prefer(|m| usize::from(m == Mistake::WhitespaceStripped));
+        assert_eq!(d.mistakes, [Mistake::WhitespaceStripped]);
+        assert_eq!(d.alternatives, [vec![Mistake::SplitEverySpace]]);
+        d.prefer(|_| 0);
+        assert_eq!(d.mistakes, [Mistake::WhitespaceStripped], "a tie keeps it");
+    }
+}

@@ -1,0 +1,317 @@
+//! The typical mistakes of each filter's exercise, with stable ids and hints, so that a
+//! failing program's answers can be matched to the mistake behind them (`model` answers a
+//! script as a program with given mistakes would; `diagnose` finds the ones that fit).
+
+pub mod diagnose;
+pub mod model;
+
+use serde::Serialize;
+
+use crate::engine::scheme::{self, FilterSpec, Scheme};
+
+pub use diagnose::{Diagnosis, diagnose};
+pub use model::answers_with;
+
+/// A mistake a learner's program can make, with a stable id for course tooling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(into = "&'static str")]
+pub enum Mistake {
+    // Every filter: how CHECK decides, how the line is read, how BITS is printed.
+    AnyBit,
+    SplitEverySpace,
+    WhitespaceStripped,
+    BitsReversed,
+    // bytesum and djb2-fnv, whose hashes take the key one unit at a time.
+    CharsNotBytes,
+    // bytesum.
+    H2FromZero,
+    // djb2-fnv.
+    StepModM,
+    NoWrap32,
+    Djb2FromZero,
+    Fnv1Order,
+    // murmur3.
+    UnsignedHash,
+    TruncatingMod,
+    SeedsFromOne,
+    // How the answers are written, for every filter.
+    PromptPrinted,
+    NoFinalNewline,
+    AnswerCase,
+    ExtraWhitespace,
+}
+
+impl From<Mistake> for &'static str {
+    fn from(m: Mistake) -> &'static str {
+        m.id()
+    }
+}
+
+impl Mistake {
+    /// Every mistake, in the order reports list them when nothing else decides.
+    pub const ALL: [Mistake; 17] = [
+        Mistake::AnyBit,
+        Mistake::SplitEverySpace,
+        Mistake::WhitespaceStripped,
+        Mistake::BitsReversed,
+        Mistake::CharsNotBytes,
+        Mistake::H2FromZero,
+        Mistake::StepModM,
+        Mistake::NoWrap32,
+        Mistake::Djb2FromZero,
+        Mistake::Fnv1Order,
+        Mistake::UnsignedHash,
+        Mistake::TruncatingMod,
+        Mistake::SeedsFromOne,
+        Mistake::PromptPrinted,
+        Mistake::NoFinalNewline,
+        Mistake::AnswerCase,
+        Mistake::ExtraWhitespace,
+    ];
+
+    /// The mistakes recognised by answering a case as such a program would, for a filter
+    /// of shape `spec`: the shared ones, then the scheme's own.
+    pub fn modelled(spec: FilterSpec) -> Vec<Mistake> {
+        let mut list = vec![
+            Mistake::AnyBit,
+            Mistake::SplitEverySpace,
+            Mistake::WhitespaceStripped,
+            Mistake::BitsReversed,
+        ];
+        match spec.scheme() {
+            Scheme::ByteSum => list.extend([Mistake::CharsNotBytes, Mistake::H2FromZero]),
+            Scheme::Djb2Fnv => list.extend([
+                Mistake::CharsNotBytes,
+                Mistake::StepModM,
+                Mistake::NoWrap32,
+                Mistake::Djb2FromZero,
+                Mistake::Fnv1Order,
+            ]),
+            Scheme::Murmur3 => {
+                // When m divides 2^32, the unsigned hash mod m is the floor modulo.
+                if !(1u64 << 32).is_multiple_of(spec.bits()) {
+                    list.push(Mistake::UnsignedHash);
+                }
+                list.extend([Mistake::TruncatingMod, Mistake::SeedsFromOne]);
+            }
+        }
+        list
+    }
+
+    /// Whether the mistake is in how answers are written rather than computed.
+    pub fn is_formatting(self) -> bool {
+        match self {
+            Mistake::PromptPrinted
+            | Mistake::NoFinalNewline
+            | Mistake::AnswerCase
+            | Mistake::ExtraWhitespace => true,
+            Mistake::AnyBit
+            | Mistake::SplitEverySpace
+            | Mistake::WhitespaceStripped
+            | Mistake::BitsReversed
+            | Mistake::CharsNotBytes
+            | Mistake::H2FromZero
+            | Mistake::StepModM
+            | Mistake::NoWrap32
+            | Mistake::Djb2FromZero
+            | Mistake::Fnv1Order
+            | Mistake::UnsignedHash
+            | Mistake::TruncatingMod
+            | Mistake::SeedsFromOne => false,
+        }
+    }
+
+    /// The stable id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Mistake::AnyBit => "any-bit",
+            Mistake::SplitEverySpace => "split-every-space",
+            Mistake::WhitespaceStripped => "whitespace-stripped",
+            Mistake::BitsReversed => "bits-reversed",
+            Mistake::CharsNotBytes => "chars-not-bytes",
+            Mistake::H2FromZero => "h2-from-zero",
+            Mistake::StepModM => "step-mod-m",
+            Mistake::NoWrap32 => "no-32-bit-wrap",
+            Mistake::Djb2FromZero => "djb2-from-zero",
+            Mistake::Fnv1Order => "fnv1-order",
+            Mistake::UnsignedHash => "unsigned-hash",
+            Mistake::TruncatingMod => "truncating-mod",
+            Mistake::SeedsFromOne => "seeds-from-one",
+            Mistake::PromptPrinted => "prompt-printed",
+            Mistake::NoFinalNewline => "no-final-newline",
+            Mistake::AnswerCase => "answer-case",
+            Mistake::ExtraWhitespace => "extra-whitespace",
+        }
+    }
+
+    /// The mistake with this id.
+    pub fn from_id(id: &str) -> Option<Mistake> {
+        Mistake::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    /// A hint in the tutor's words: what the program seems to do, and what to look at. The
+    /// numbers in it come from the engine, for the filter of shape `spec`.
+    pub fn hint(self, spec: FilterSpec) -> String {
+        let m = spec.bits();
+        match self {
+            Mistake::AnyBit => "your CHECK answers MAYBE when only some of the key's bits \
+                 are set. MAYBE needs every one of them to be 1; a single 0 bit means NO"
+                .to_string(),
+            Mistake::SplitEverySpace => "your program seems to cut the key at the next \
+                 space. The key is everything after the first space: `ADD hello world` \
+                 adds \"hello world\""
+                .to_string(),
+            Mistake::WhitespaceStripped => "your program seems to strip spaces from the \
+                 ends of each line (Python's `line.strip()`, for one), so a key that starts \
+                 or ends with a space or a tab loses it. Remove only the line ending: \
+                 `ADD \"fig \"` adds the four bytes f, i, g and a space"
+                .to_string(),
+            Mistake::BitsReversed => "your BITS line is the right bits in reverse order. \
+                 Print bit 0 first, on the left"
+                .to_string(),
+            Mistake::CharsNotBytes => "your hashes seem to take characters, not bytes. \
+                 Hash the key's UTF-8 bytes: é is the two bytes 195 169 and both count, so \
+                 café is 5 bytes"
+                .to_string(),
+            Mistake::H2FromZero => {
+                let (_, h2) = scheme::byte_sums(b"fig");
+                format!(
+                    "your h2 seems to weight the first byte by 0. The weights start at 1: \
+                     for fig, h2 = 102*1 + 105*2 + 103*3 = {h2}, and {h2} mod {m} = {}",
+                    h2 % u128::from(m)
+                )
+            }
+            Mistake::StepModM => {
+                let (_, b) = scheme::djb2_fnv(b"cat");
+                format!(
+                    "your step seems to be b mod m, which can be 0 and then every position \
+                     is the same. The step is b mod (m - 1) + 1, from 1 to m - 1: for cat, \
+                     b = {b} and the step is {b} mod {} + 1 = {}",
+                    m - 1,
+                    u64::from(b) % (m - 1) + 1
+                )
+            }
+            Mistake::NoWrap32 => "your hashes seem to grow past 32 bits. Keep a and b to \
+                 32 bits after every byte (in Python, `& 0xFFFFFFFF`; in C, `uint32_t`): \
+                 both hashes are 32-bit"
+                .to_string(),
+            Mistake::Djb2FromZero => {
+                let (a, _) = scheme::djb2_fnv(b"cat");
+                format!(
+                    "your djb2 seems to start from 0. It starts from 5381: for cat, \
+                     a = {a}, and its first position is {a} mod {m} = {}",
+                    u64::from(a) % m
+                )
+            }
+            Mistake::Fnv1Order => "your FNV seems to multiply before the XOR (that is \
+                 FNV-1). FNV-1a XORs the byte in first, then multiplies by 16777619"
+                .to_string(),
+            Mistake::UnsignedHash => {
+                let h = scheme::murmur3_32(b"foo", 0);
+                format!(
+                    "your program seems to read murmur3 as unsigned. Read it as a signed \
+                     32-bit int, as Python's mmh3.hash does: for foo with seed 0 it is {h}, \
+                     and {h} mod {m} = {} (floor modulo), not {} mod {m} = {}",
+                    scheme::floor_mod(h, m),
+                    h as u32,
+                    u64::from(h as u32) % m
+                )
+            }
+            Mistake::TruncatingMod => {
+                let h = scheme::murmur3_32(b"foo", 0);
+                format!(
+                    "your modulo seems to keep the hash's sign, as C's and Java's `%` do, so \
+                     a negative hash gives a negative position. Use floor modulo, as \
+                     Python's `%` does: {h} mod {m} = {}, not {}",
+                    scheme::floor_mod(h, m),
+                    i64::from(h) % (m as i64)
+                )
+            }
+            Mistake::SeedsFromOne => format!(
+                "your seeds seem to count from 1. The {} hashes use seeds 0 to {}",
+                spec.hashes(),
+                spec.hashes() - 1
+            ),
+            Mistake::PromptPrinted => "your program prints a prompt or label before its \
+                 answers. Print only NO, MAYBE or the bits, one answer per line"
+                .to_string(),
+            Mistake::NoFinalNewline => {
+                "your last answer has no line ending. End every answer with a newline".to_string()
+            }
+            Mistake::ExtraWhitespace => "your answers carry extra spaces, tabs, carriage \
+                 returns or blank lines. Print each answer with nothing before or after it \
+                 but the newline"
+                .to_string(),
+            Mistake::AnswerCase => {
+                "your answers are spelled differently. Print exactly NO and MAYBE, in capitals"
+                    .to_string()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grade::cases;
+
+    fn specs() -> Vec<FilterSpec> {
+        let spec = |s, m, k| FilterSpec::new(s, m, k).expect("a valid spec");
+        vec![
+            FilterSpec::lesson(),
+            spec(Scheme::Djb2Fnv, None, None),
+            spec(Scheme::Murmur3, None, None),
+            spec(Scheme::ByteSum, Some(100), None),
+            spec(Scheme::Djb2Fnv, Some(100), Some(4)),
+            spec(Scheme::Murmur3, Some(64), Some(3)),
+        ]
+    }
+
+    #[test]
+    fn each_modelled_mistake_is_caught_by_some_case_of_each_filter() {
+        for spec in specs() {
+            let suite = cases::builtin(spec);
+            for m in Mistake::modelled(spec) {
+                let caught = suite.iter().any(|c| {
+                    let right = crate::grade::expected_answers(spec, &c.script);
+                    answers_with(spec, &c.script, &[m]) != right
+                });
+                assert!(
+                    caught,
+                    "{spec}: no case tells {} from a correct program",
+                    m.id()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_model_without_mistakes_answers_as_the_tutor() {
+        for spec in specs() {
+            for case in cases::builtin(spec) {
+                assert_eq!(
+                    answers_with(spec, &case.script, &[]),
+                    crate::grade::expected_answers(spec, &case.script),
+                    "{spec}, case {}",
+                    case.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ids_are_unique_and_round_trip() {
+        for m in Mistake::ALL {
+            assert_eq!(Mistake::from_id(m.id()), Some(m), "{}", m.id());
+        }
+    }
+
+    #[test]
+    fn hints_use_the_filters_numbers() {
+        let hint = Mistake::H2FromZero.hint(FilterSpec::lesson());
+        assert!(hint.contains("621 mod 64 = 45"), "{hint}");
+        let murmur = FilterSpec::new(Scheme::Murmur3, None, None).expect("valid");
+        let hint = Mistake::UnsignedHash.hint(murmur);
+        assert!(hint.contains("-156908512 mod 100 = 88"), "{hint}");
+    }
+}

@@ -1,0 +1,400 @@
+//! The report for a person: each case as it finishes, in the cases' order; a failure in
+//! full the first time it happens and in one line when later cases fail the same way; then
+//! the count, the mistakes behind the failures and the score.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use super::{Report, Tally, shown_line};
+use crate::engine::scheme::FilterSpec;
+use crate::escape;
+use crate::grade::verdict::{Status, Verdict, bit_differences, first_difference};
+
+/// How many bytes of one line of the program's output the report shows.
+const LINE_SHOWN: usize = 200;
+
+/// The first lines: what is graded, on what.
+pub fn write_header(
+    out: &mut impl Write,
+    program: &str,
+    spec: FilterSpec,
+    cases: usize,
+    seed: Option<(u64, u32)>,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "grading `{program}` on {cases} case(s) of the {spec} exercise"
+    )?;
+    if let Some((seed, n)) = seed {
+        writeln!(
+            out,
+            "generated cases from seed {seed} (the same again: --random {n} --seed {seed})"
+        )?;
+    }
+    writeln!(out)
+}
+
+/// Writes cases as they finish, remembering which failures it has shown in full.
+#[derive(Debug, Default)]
+pub struct CaseWriter {
+    /// For each way of failing, the first case that failed that way.
+    shown: HashMap<String, String>,
+    /// What `reproduce: bloom-tutor grade` needs to find the case (`--cases DIR`).
+    flags: String,
+}
+
+impl CaseWriter {
+    /// A writer whose `reproduce` lines add `flags` (such as `--cases DIR`).
+    pub fn with_flags(flags: String) -> CaseWriter {
+        CaseWriter {
+            shown: HashMap::new(),
+            flags,
+        }
+    }
+
+    /// One case: in full, or in one line when an earlier case failed the same way.
+    pub fn write(&mut self, out: &mut impl Write, spec: FilterSpec, v: &Verdict) -> io::Result<()> {
+        let label = v.status.label();
+        let hidden = if v.hidden { " (hidden)" } else { "" };
+        if v.passed() {
+            return writeln!(out, "{label:<5}  {}{hidden}", v.name);
+        }
+        if let Some(key) = way_of_failing(v) {
+            if let Some(first) = self.shown.get(&key) {
+                let what = match v.mistakes() {
+                    [] => v.reason.clone().unwrap_or_default(),
+                    named => ids(named),
+                };
+                return writeln!(
+                    out,
+                    "{label:<5}  {}{hidden}: the same as {first} ({what})",
+                    v.name
+                );
+            }
+            self.shown.insert(key, v.name.clone());
+        }
+        writeln!(out, "{label:<5}  {}{hidden}", v.name)?;
+        if let Some(reason) = &v.reason {
+            writeln!(out, "       {}", escape::escape(reason.as_bytes()))?;
+        }
+        if !v.hidden {
+            write_difference(out, v)?;
+        }
+        for m in v.mistakes() {
+            writeln!(out, "       likely mistake [{}]: {}", m.id(), m.hint(spec))?;
+        }
+        if !v.mistakes().is_empty() && !v.diagnosis.complete {
+            writeln!(
+                out,
+                "       (this does not explain every wrong answer: look for another mistake too)"
+            )?;
+        }
+        if !v.hidden {
+            // A program's stderr may echo its input, which a hidden case keeps to itself.
+            write_stderr(out, &v.stderr_tail)?;
+            writeln!(
+                out,
+                "       reproduce: {} grade{}{} --show {}",
+                crate::invoked::tutor(),
+                spec_flags(spec),
+                self.flags,
+                v.name
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// What makes two failures "the same": the status and the mistakes named, or for a run
+/// stopped before its answers could be compared, the reason. `None` for a failure nothing
+/// explains: each is shown in full.
+fn way_of_failing(v: &Verdict) -> Option<String> {
+    let named = ids(v.mistakes());
+    let key = match v.status {
+        Status::Pass => return None,
+        Status::Fail if v.mistakes().is_empty() => return None,
+        Status::Fail => named,
+        Status::Timeout
+        | Status::Flood
+        | Status::Error
+        | Status::MemoryLimit
+        | Status::CpuLimit
+        | Status::FileLimit
+        | Status::UsedTutor => v.status.name().to_string(),
+        Status::Crash => format!(
+            "{}: {}",
+            v.reason.clone().unwrap_or_default(),
+            last_line(&v.stderr_tail)
+        ),
+    };
+    Some(format!(
+        "{}{}:{}:{key}",
+        v.hidden,
+        v.diagnosis.complete,
+        v.status.name()
+    ))
+}
+
+fn ids(named: &[crate::grade::mistakes::Mistake]) -> String {
+    named
+        .iter()
+        .map(|m| format!("[{}]", m.id()))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+fn last_line(bytes: &[u8]) -> String {
+    let trimmed = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let line = trimmed.rsplit(|&b| b == b'\n').next().unwrap_or(b"");
+    escape::escape_prefix(line)
+}
+
+/// The flags that choose a filter other than the lesson's, for commands the report prints.
+pub fn spec_flags(spec: FilterSpec) -> String {
+    let scheme = spec.scheme();
+    let mut flags = String::new();
+    if scheme != crate::engine::scheme::Scheme::ByteSum {
+        flags += &format!(" --scheme {scheme}");
+    }
+    if spec.bits() != scheme.default_bits() {
+        flags += &format!(" -m {}", spec.bits());
+    }
+    if spec.hashes() != scheme.default_hashes() {
+        flags += &format!(" -k {}", spec.hashes());
+    }
+    flags
+}
+
+/// A line of output, quoted, with every invisible or control byte escaped, and cut to
+/// [`LINE_SHOWN`] bytes.
+pub fn visible(line: Option<&[u8]>) -> String {
+    match line {
+        Some(l) => format!("\"{}\"", escape::escape_prefix_of(l, LINE_SHOWN)),
+        None => "nothing (the output ended here)".to_string(),
+    }
+}
+
+/// For output line `index` (0-based), the 0-based script line of the command that printed it.
+pub fn command_for_output_line(script: &[u8], index: usize) -> Option<usize> {
+    use crate::script::command::Command;
+    script
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(_, l)| {
+            let l = l.strip_suffix(b"\r").unwrap_or(l);
+            matches!(
+                Command::parse(l),
+                Ok(Some(Command::Check(_) | Command::Bits))
+            )
+        })
+        .nth(index)
+        .map(|(i, _)| i)
+}
+
+/// Where the answers first differ, and the script around the command that gave it.
+fn write_difference(out: &mut impl Write, v: &Verdict) -> io::Result<()> {
+    let Some(d) = first_difference(&v.expected, &v.got) else {
+        return Ok(());
+    };
+    let script: Vec<&[u8]> = v.script.split(|&b| b == b'\n').collect();
+    let cmd = command_for_output_line(&v.script, d.line);
+    match cmd {
+        Some(c) => writeln!(
+            out,
+            "       first wrong answer: output line {}, the answer to {} (script line {})",
+            d.line + 1,
+            shown_line(script[c]),
+            c + 1
+        )?,
+        None => writeln!(
+            out,
+            "       first wrong answer: output line {}, after the last command",
+            d.line + 1
+        )?,
+    }
+    writeln!(out, "         expected: {}", visible(d.expected))?;
+    writeln!(out, "         got:      {}", visible(d.got))?;
+    if let (Some(want), Some(have)) = (d.expected, d.got)
+        && let Some(bits) = bit_differences(want, have)
+    {
+        writeln!(out, "         {}", describe_bits(&bits))?;
+    }
+    if let Some(c) = cmd {
+        let from = c.saturating_sub(2);
+        for (n, line) in script.iter().enumerate().take(c + 2).skip(from) {
+            if n + 1 == script.len() && line.is_empty() {
+                break;
+            }
+            let mark = if n == c { ">" } else { " " };
+            writeln!(out, "       {mark} {:>3} | {}", n + 1, shown_line(line))?;
+        }
+    }
+    Ok(())
+}
+
+/// Which bits differ, in words: `expected 1, got 0 at bits 12 and 40`.
+pub fn describe_bits(bits: &[(usize, u8, u8)]) -> String {
+    let list = |want: u8| -> Option<String> {
+        let at: Vec<String> = bits
+            .iter()
+            .filter(|&&(_, w, _)| w == want)
+            .map(|&(i, _, _)| i.to_string())
+            .collect();
+        let n = at.len();
+        let shown = match n {
+            0 => return None,
+            1 => format!("bit {}", at[0]),
+            2..=12 => format!("bits {} and {}", at[..n - 1].join(", "), at[n - 1]),
+            _ => format!("{n} bits: {}, ...", at[..10].join(", ")),
+        };
+        let got = if want == b'1' { 0 } else { 1 };
+        Some(format!(
+            "expected {}, got {got} at {shown}",
+            char::from(want)
+        ))
+    };
+    let parts: Vec<String> = [b'1', b'0'].into_iter().filter_map(list).collect();
+    format!("bits that differ: {}", parts.join("; "))
+}
+
+fn write_stderr(out: &mut impl Write, tail: &[u8]) -> io::Result<()> {
+    // Escaped, so that it cannot move the cursor, set the title or forge a line.
+    let tail = tail.strip_suffix(b"\n").unwrap_or(tail);
+    if tail.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "       end of stderr:")?;
+    let lines: Vec<&[u8]> = tail.split(|&b| b == b'\n').collect();
+    for line in &lines[lines.len().saturating_sub(5)..] {
+        // Marked, so that no line of it reads as the report's own.
+        let line = escape::escape_prefix_of(line, LINE_SHOWN);
+        writeln!(out, "         | {line}")?;
+    }
+    Ok(())
+}
+
+/// The closing lines: the count, the mistakes behind the failures, the score.
+pub fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    let (passed, failed) = (report.passed(), report.failed());
+    writeln!(
+        out,
+        "\n{passed} of {} case(s) passed, {failed} failed",
+        report.verdicts.len()
+    )?;
+    for (i, t) in report.tallies().iter().enumerate() {
+        let lead = if i == 0 {
+            "most likely mistake:"
+        } else {
+            "and also:"
+        };
+        writeln!(out, "{lead} {}", tally_words(t, failed))?;
+    }
+    writeln!(
+        out,
+        "score: {} of {} point(s)",
+        report.score(),
+        report.max_score()
+    )
+}
+
+/// One mistake's count in words; "explains X of Y" only of what it explains on its own.
+fn tally_words(t: &Tally, failed: usize) -> String {
+    let id = t.mistake.id();
+    let partners = ids(&t.partners);
+    let mut parts = Vec::new();
+    if t.alone > 0 {
+        parts.push(format!(
+            "which alone explains {} of the {failed} failing case(s)",
+            t.alone
+        ));
+    }
+    if t.together > 0 {
+        let more = if t.alone > 0 { " more" } else { "" };
+        parts.push(format!(
+            "which explains {}{more} in combination with {partners}",
+            t.together
+        ));
+    }
+    if t.partly > 0 {
+        parts.push(format!(
+            "which explains part of what went wrong in {}{}",
+            t.partly,
+            if t.alone + t.together > 0 {
+                " more"
+            } else {
+                " case(s)"
+            }
+        ));
+    }
+    format!("[{id}], {}", parts.join(", and "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grade::mistakes::Mistake;
+
+    #[test]
+    fn the_report_shows_the_programs_bytes_escaped() {
+        use crate::grade::runner::{End, Run};
+        let spec = FilterSpec::lesson();
+        let case = crate::grade::cases::find(spec, "lesson-trace").expect("a built-in case");
+        let run = Run {
+            stdout: b"\x1b[2J\rMAYBE\n".to_vec(),
+            stderr_tail: b"\x1b]0;owned\x07\n\r15 of 15 case(s) passed\n".to_vec(),
+            end: End::Exited(0),
+            limit: None,
+            note: None,
+        };
+        let expected = crate::grade::expected_answers(spec, &case.script);
+        let verdict = crate::grade::verdict::judge(spec, &case, expected, run, 5.0, 1 << 20, 0.1);
+        let mut out = Vec::new();
+        CaseWriter::default()
+            .write(&mut out, spec, &verdict)
+            .expect("writing to a Vec");
+        let text = String::from_utf8(out).expect("the report is UTF-8");
+        assert!(
+            !text.contains(['\x1b', '\r', '\x07']),
+            "a raw control character: {text:?}"
+        );
+        assert!(text.contains(r#"got:      "\u{1b}[2J\rMAYBE\n""#), "{text}");
+        assert!(text.contains(r"| \u{1b}]0;owned\u{7}"), "{text}");
+        assert!(text.contains(r"| \r15 of 15 case(s) passed"), "{text}");
+    }
+
+    #[test]
+    fn bits_are_named_by_position() {
+        let bits = [(12, b'1', b'0'), (40, b'1', b'0'), (3, b'0', b'1')];
+        assert_eq!(
+            describe_bits(&bits),
+            "bits that differ: expected 1, got 0 at bits 12 and 40; expected 0, got 1 at bit 3"
+        );
+    }
+
+    #[test]
+    fn explains_is_said_only_of_what_a_mistake_does_alone() {
+        let t = Tally {
+            mistake: Mistake::H2FromZero,
+            alone: 0,
+            together: 3,
+            partners: vec![Mistake::BitsReversed],
+            partly: 0,
+        };
+        let words = tally_words(&t, 3);
+        assert!(!words.contains("alone"), "{words}");
+        assert!(
+            words.contains("in combination with [bits-reversed]"),
+            "{words}"
+        );
+        let t = Tally { alone: 2, ..t };
+        assert!(tally_words(&t, 5).contains("alone explains 2 of the 5"));
+    }
+
+    #[test]
+    fn teacher_variants_are_in_the_commands_printed() {
+        use crate::engine::scheme::Scheme;
+        let spec = FilterSpec::new(Scheme::Murmur3, Some(64), None).expect("valid");
+        assert_eq!(spec_flags(spec), " --scheme murmur3 -m 64");
+        assert_eq!(spec_flags(FilterSpec::lesson()), "");
+    }
+}

@@ -1,0 +1,298 @@
+//! How one case went: the program's run compared with the tutor's answers, and the
+//! mistakes that explain the difference.
+
+use serde::Serialize;
+
+use super::cases::Case;
+use super::mistakes::{self, Diagnosis, Mistake};
+use super::runner::{End, Limit, Run};
+use super::sandbox::show_size;
+use crate::engine::scheme::FilterSpec;
+
+/// How a case ended, as the reports spell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Every answer right.
+    Pass,
+    /// It ran to the end, with a wrong answer.
+    Fail,
+    /// Stopped at the timeout.
+    Timeout,
+    /// A non-zero exit status or a signal.
+    Crash,
+    /// Stopped for writing too much.
+    Flood,
+    /// Ended by the memory (address space) limit.
+    MemoryLimit,
+    /// Ended by the CPU time limit.
+    CpuLimit,
+    /// Ended by the file size limit.
+    FileLimit,
+    /// It (or a process it started) ran the tutor, the answer key.
+    UsedTutor,
+    /// The case could not be run at all.
+    Error,
+}
+
+impl Status {
+    /// The label in the human report.
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Pass => "PASS",
+            Status::Fail => "FAIL",
+            Status::Timeout => "TIME",
+            Status::Crash => "CRASH",
+            Status::Flood => "FLOOD",
+            Status::MemoryLimit => "MEM",
+            Status::CpuLimit => "CPU",
+            Status::FileLimit => "FILE",
+            Status::UsedTutor => "TUTOR",
+            Status::Error => "ERROR",
+        }
+    }
+
+    /// The name in JSON reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Timeout => "timeout",
+            Status::Crash => "crash",
+            Status::Flood => "flood",
+            Status::MemoryLimit => "memory-limit",
+            Status::CpuLimit => "cpu-limit",
+            Status::FileLimit => "file-limit",
+            Status::UsedTutor => "used-tutor",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// How one case went.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub name: String,
+    pub checks: String,
+    /// Points for passing it.
+    pub weight: u32,
+    /// Its script and answers are never shown.
+    pub hidden: bool,
+    pub status: Status,
+    /// The tutor's answers.
+    pub expected: Vec<u8>,
+    /// What the program wrote to stdout (at most the output cap).
+    pub got: Vec<u8>,
+    /// The end of what it wrote to stderr.
+    pub stderr_tail: Vec<u8>,
+    pub diagnosis: Diagnosis,
+    /// Why a case that is not `pass` failed, in words, when it is not a wrong answer.
+    pub reason: Option<String>,
+    pub script: Vec<u8>,
+    /// Wall-clock time of the run.
+    pub seconds: f64,
+}
+
+impl Verdict {
+    pub fn passed(&self) -> bool {
+        self.status == Status::Pass
+    }
+
+    /// The mistakes named, the one behind the first wrong answer first.
+    pub fn mistakes(&self) -> &[Mistake] {
+        &self.diagnosis.mistakes
+    }
+
+    /// A case that could not be run: `reason` says why.
+    pub fn error(case: &Case, expected: Vec<u8>, reason: String) -> Verdict {
+        Verdict {
+            name: case.name.clone(),
+            checks: case.checks.clone(),
+            weight: case.weight,
+            hidden: case.hidden,
+            status: Status::Error,
+            expected,
+            got: Vec::new(),
+            stderr_tail: Vec::new(),
+            diagnosis: Diagnosis::default(),
+            reason: Some(reason),
+            script: case.script.clone(),
+            seconds: 0.0,
+        }
+    }
+}
+
+/// The verdict on `run`, the program's run of `case`, whose right answers are `expected`.
+pub fn judge(
+    spec: FilterSpec,
+    case: &Case,
+    expected: Vec<u8>,
+    run: Run,
+    timeout: f64,
+    output_cap: usize,
+    seconds: f64,
+) -> Verdict {
+    let same = run.stdout == expected;
+    let (status, reason) = match (run.limit, run.end) {
+        (Some(Limit::Memory(bytes)), _) => (
+            Status::MemoryLimit,
+            Some(format!(
+                "stopped by the memory limit: it may use {} of address space (--memory)",
+                show_size(bytes)
+            )),
+        ),
+        (Some(Limit::Cpu(seconds)), _) => (
+            Status::CpuLimit,
+            Some(format!(
+                "stopped by the CPU time limit: it may use {seconds} s of CPU (--cpu)"
+            )),
+        ),
+        (Some(Limit::FileSize(bytes)), _) => (
+            Status::FileLimit,
+            Some(format!(
+                "stopped by the file size limit: it may write files of up to {} (--file-size)",
+                show_size(bytes)
+            )),
+        ),
+        (None, end) => match end {
+            End::TimedOut => (
+                Status::Timeout,
+                Some(format!(
+                    "no end within {timeout} s; the program was stopped"
+                )),
+            ),
+            End::Flooded => (
+                Status::Flood,
+                Some(format!(
+                    "wrote more than {} KiB; the program was stopped",
+                    output_cap / 1024
+                )),
+            ),
+            End::Signalled(sig) => (Status::Crash, Some(signal_reason(sig))),
+            End::Exited(code) if code != 0 => {
+                (Status::Crash, Some(format!("exited with status {code}")))
+            }
+            End::UsedTutor => (
+                Status::UsedTutor,
+                Some(format!(
+                    "it ran the tutor, which is the answer key, and was stopped: {}",
+                    run.note.as_deref().unwrap_or("a process it started ran it")
+                )),
+            ),
+            End::Exited(_) if same => (Status::Pass, None),
+            End::Exited(_) => (Status::Fail, None),
+        },
+    };
+    let diagnosis = if matches!(status, Status::Pass | Status::UsedTutor) {
+        Diagnosis::default()
+    } else {
+        mistakes::diagnose(spec, &case.script, &expected, &run.stdout)
+    };
+    Verdict {
+        name: case.name.clone(),
+        checks: case.checks.clone(),
+        weight: case.weight,
+        hidden: case.hidden,
+        status,
+        expected,
+        got: run.stdout,
+        stderr_tail: run.stderr_tail,
+        diagnosis,
+        reason,
+        script: case.script.clone(),
+        seconds,
+    }
+}
+
+fn signal_reason(signal: i32) -> String {
+    match super::interrupt::signal_name(signal) {
+        Some(name) => format!("ended by signal {signal} ({name})"),
+        None => format!("ended by signal {signal}"),
+    }
+}
+
+/// The first output line where the program's answers differ from the tutor's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Difference<'a> {
+    /// 0-based.
+    pub line: usize,
+    /// Each one's version of the line, with its newline; `None` past the end.
+    pub expected: Option<&'a [u8]>,
+    pub got: Option<&'a [u8]>,
+}
+
+/// Where `got` first differs from `expected`, line by line; `None` when they are the same.
+pub fn first_difference<'a>(expected: &'a [u8], got: &'a [u8]) -> Option<Difference<'a>> {
+    let mut want = expected.split_inclusive(|&b| b == b'\n');
+    let mut have = got.split_inclusive(|&b| b == b'\n');
+    let mut line = 0;
+    loop {
+        match (want.next(), have.next()) {
+            (None, None) => return None,
+            (w, h) if w == h => line += 1,
+            (expected, got) => {
+                return Some(Difference {
+                    line,
+                    expected,
+                    got,
+                });
+            }
+        }
+    }
+}
+
+/// The positions where two BITS lines differ, as (bit, expected, got), when both are bit
+/// strings of the same length.
+pub fn bit_differences(expected: &[u8], got: &[u8]) -> Option<Vec<(usize, u8, u8)>> {
+    let bits = |l: &[u8]| l.iter().all(|&b| b == b'0' || b == b'1');
+    let trim = |l: &'_ [u8]| -> Vec<u8> { l.strip_suffix(b"\n").unwrap_or(l).to_vec() };
+    let (e, g) = (trim(expected), trim(got));
+    if e.len() != g.len() || e.is_empty() || !bits(&e) || !bits(&g) {
+        return None;
+    }
+    Some(
+        e.iter()
+            .zip(&g)
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .map(|(i, (&a, &b))| (i, a, b))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A difference as (line, expected, got), for comparing.
+    type Found<'a> = Option<(usize, Option<&'a [u8]>, Option<&'a [u8]>)>;
+
+    #[track_caller]
+    fn difference(expected: &[u8], got: &[u8], want: Found<'_>) {
+        let found = first_difference(expected, got).map(|d| (d.line, d.expected, d.got));
+        assert_eq!(found, want, "{expected:?} against {got:?}");
+    }
+
+    #[test]
+    fn first_difference_is_found_line_by_line() {
+        difference(b"NO\nMAYBE\n", b"NO\nMAYBE\n", None);
+        difference(
+            b"NO\nMAYBE\n",
+            b"NO\nNO\n",
+            Some((1, Some(b"MAYBE\n"), Some(b"NO\n"))),
+        );
+        difference(b"NO\n", b"NO\nNO\n", Some((1, None, Some(b"NO\n"))));
+        difference(b"NO\nNO\n", b"NO\n", Some((1, Some(b"NO\n"), None)));
+        difference(b"NO\n", b"NO", Some((0, Some(b"NO\n"), Some(b"NO"))));
+    }
+
+    #[test]
+    fn bit_differences_name_the_positions() {
+        assert_eq!(
+            bit_differences(b"0110\n", b"0011\n"),
+            Some(vec![(1, b'1', b'0'), (3, b'0', b'1')])
+        );
+        assert_eq!(bit_differences(b"0110\n", b"011\n"), None, "lengths differ");
+        assert_eq!(bit_differences(b"MAYBE\n", b"NO\n"), None, "not bits");
+    }
+}
