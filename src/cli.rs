@@ -439,7 +439,7 @@ fn limit_size(s: &str) -> Result<Limited, String> {
     if s.eq_ignore_ascii_case("none") {
         return Ok(Limited(None));
     }
-    crate::grade::sandbox::parse_size(s).and_then(|n| match n {
+    crate::units::parse_size(s).and_then(|n| match n {
         0 => Err("expected a size above 0, or none".to_string()),
         n => Ok(Limited(Some(n))),
     })

@@ -405,7 +405,7 @@ pub(crate) fn starter(scheme: Scheme, language: Language, tutor: &str) -> String
     let template = match language {
         Language::Python => include_str!("exercise/starters/bloom.py"),
         Language::C => include_str!("exercise/starters/bloom.c"),
-        Language::Rust => include_str!("exercise/starters/bloom.rs"),
+        Language::Rust => include_str!("exercise/starters/bloom.rs.txt"),
     };
     let comment = match language {
         Language::Python => "#",

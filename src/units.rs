@@ -636,6 +636,35 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
+/// A limit in bytes (memory, file size) as a person writes it: `1048576`, `512K`, `64M`, `1G`, `1GiB`, `2MB`
+/// (K, M, G are powers of 1024 whether or not an `i` or a `B` follows, as `ulimit` and
+/// most tools that set limits read them).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, unit) = t.split_at(digits);
+    let unit = unit.trim().to_ascii_uppercase();
+    let shift = match unit.trim_end_matches('B').trim_end_matches('I') {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => {
+            return Err(format!(
+                "expected a size such as 512M or 1G, got `{}`",
+                crate::escape::escape(s.as_bytes())
+            ));
+        }
+    };
+    let shown = crate::escape::escape_prefix(s.as_bytes());
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("expected a size such as 512M or 1G, got `{shown}`"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{shown}` is too large"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,33 +30,6 @@ pub struct Sandbox {
     pub isolate: bool,
 }
 
-/// A size in bytes as a person writes it: `1048576`, `512K`, `64M`, `1G`, `1GiB`, `2MB`
-/// (K, M, G are powers of 1024 whether or not an `i` or a `B` follows).
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    let (number, unit) = t.split_at(digits);
-    let unit = unit.trim().to_ascii_uppercase();
-    let shift = match unit.trim_end_matches('B').trim_end_matches('I') {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        "T" => 40,
-        _ => {
-            return Err(format!(
-                "expected a size such as 512M or 1G, got `{}`",
-                crate::escape::escape(s.as_bytes())
-            ));
-        }
-    };
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("expected a size such as 512M or 1G, got `{s}`"))?;
-    n.checked_mul(1 << shift)
-        .ok_or_else(|| format!("`{s}` is too large"))
-}
-
 /// A size for a person: `1 GiB`, `16 MiB`, `300 bytes`.
 pub fn show_size(bytes: u64) -> String {
     for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
@@ -220,6 +193,7 @@ mod tests {
 
     #[test]
     fn sizes_are_read_as_people_write_them() {
+        use crate::units::parse_size;
         assert_eq!(parse_size("1048576"), Ok(1 << 20));
         assert_eq!(parse_size("512K"), Ok(512 << 10));
         assert_eq!(parse_size("64M"), Ok(64 << 20));
