@@ -236,7 +236,8 @@ pub struct LessonArgs {
     #[arg(long)]
     pub restart: bool,
 
-    /// Keep progress in this file (default: the platform's state folder)
+    /// Keep this lesson's progress in this file, one file per lesson (default: a file for each
+    /// lesson in the platform's state folder)
     #[arg(long, value_name = "FILE")]
     pub progress_file: Option<PathBuf>,
 }

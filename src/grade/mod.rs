@@ -231,8 +231,10 @@ fn show(out: &mut impl Write, spec: FilterSpec, case: &Case, raw: bool) -> anyho
     writeln!(out, "case {}: {} ({spec})\n", case.name, case.checks)?;
     writeln!(
         out,
-        "script (to save it: bloom-tutor grade{flags} --show {} --raw > {}.in):",
-        case.name, case.name
+        "script (to save it: {} grade{flags} --show {} --raw > {}.in):",
+        crate::invoked::tutor(),
+        case.name,
+        case.name
     )?;
     for line in case.script.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         writeln!(out, "  {}", report::shown_line(line))?;

@@ -1162,7 +1162,7 @@ fn deletion() -> Lesson {
             Step {
                 say: lines(
                     "A counting filter cannot tell a key it holds from a false positive. The tutor\n\
-                     takes sun out and adds date and lime, the keys from the basics lesson:",
+                     takes sun out and adds date and lime:",
                 ),
                 setup: owned(&s3),
                 quiet: false,
@@ -1285,7 +1285,7 @@ fn deletion() -> Lesson {
                     after: lines(
                         "The same bits ADD fig and ADD lime set in one filter: a union is the filter of\n\
                          both sets of keys. (The lesson does not touch files; try SAVE, LOAD and UNION\n\
-                         at the `bloom-tutor` prompt.)",
+                         in the interactive tutor: run the tutor with no arguments.)",
                     ),
                 }),
             },

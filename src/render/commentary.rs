@@ -301,11 +301,11 @@ pub(crate) fn checked(
             ),
             Knowledge::Added => format!(
                 "{head}; {zero}, yet {shown} was added: a false negative, because a REMOVE of a \
-                 key that was never added took its count"
+                 key that was not in the filter took its count"
             ),
             Knowledge::Unknown => format!(
                 "{head}; {zero}, so {shown} is not in the filter, unless a REMOVE of a key that \
-                 was never added took its count"
+                 was not in it took its count"
             ),
         };
     }
@@ -456,7 +456,7 @@ pub(crate) fn removed(r: &Removed<'_>) -> Vec<String> {
                 ),
                 (lost, wrong) => format!(
                     "{wrong} of the {lost} added {} that lost counts now {} NO: a counting filter \
-                     must only REMOVE keys that were really added",
+                     must only REMOVE keys that are in it (added, and not removed since)",
                     if lost == 1 { "key" } else { "keys" },
                     if wrong == 1 { "answers" } else { "answer" }
                 ),
@@ -628,7 +628,7 @@ pub(crate) fn explained(e: &Explained<'_>) -> Vec<String> {
     lines.push(match (e.facts.answer, e.recall.knows(e.key)) {
         (Answer::No, Knowledge::Added) => format!(
             "CHECK {shown} would answer NO: {}, yet {shown} was added: a false negative, because \
-             a REMOVE of a key that was never added took its count",
+             a REMOVE of a key that was not in the filter took its count",
             are_zero(noun, &zeros)
         ),
         (Answer::No, Knowledge::Removed) => format!(
@@ -968,7 +968,7 @@ mod tests {
         assert!(
             line.ends_with(
                 "counter 22 is 0, yet date was added: a false negative, because a \
-                 REMOVE of a key that was never added took its count"
+                 REMOVE of a key that was not in the filter took its count"
             ),
             "{line}"
         );

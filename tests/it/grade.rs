@@ -1544,3 +1544,17 @@ fn a_program_cannot_write_to_the_graders_terminal() {
     );
     assert!(seen.contains("no tty"), "it was refused a terminal: {seen}");
 }
+
+#[test]
+fn a_mistake_the_grader_does_not_know_is_not_blamed_on_one_it_does() {
+    let out = grade(
+        &["--scheme", "djb2-fnv"],
+        &["python3", &fixture("double_step_without_plus_one.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("no mistake the grader knows explains most of the"),
+        "{text}"
+    );
+    assert!(!text.contains("most likely mistake:"), "{text}");
+}

@@ -307,7 +307,7 @@ fn djb2_fnv(spec: FilterSpec) -> Vec<Case> {
         case(
             "intro-trace",
             "the worked example: cat, dog and bird, BITS, then sheep (a false \
-             positive) and cow",
+             positive), cow and cat",
             &[
                 "ADD cat",
                 "ADD dog",

@@ -281,11 +281,26 @@ pub fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
         "\n{passed} of {} case(s) passed, {failed} failed",
         report.verdicts.len()
     )?;
-    for (i, t) in report.tallies().iter().enumerate() {
-        let lead = if i == 0 {
-            "most likely mistake:"
-        } else {
-            "and also:"
+    let tallies = report.tallies();
+    // A mistake named for a few cases out of many is a guess about those few, not the
+    // program's mistake: say so rather than send the learner to fix code that is right.
+    let explained = tallies.first().map_or(0, |t| t.alone + t.together);
+    let weak = failed > 0 && explained * 2 < failed;
+    if weak {
+        writeln!(
+            out,
+            "no mistake the grader knows explains most of the {failed} failing case(s): compare \
+             your program's positions for a key of a failing case with the tutor's, for example \
+             `echo 'EXPLAIN fig' | {}{}`",
+            crate::invoked::tutor(),
+            spec_flags(report.spec)
+        )?;
+    }
+    for (i, t) in tallies.iter().enumerate() {
+        let lead = match (i, weak) {
+            (0, false) => "most likely mistake:",
+            (0, true) => "a mistake that fits only some of them:",
+            _ => "and also:",
         };
         writeln!(out, "{lead} {}", tally_words(t, failed))?;
     }
