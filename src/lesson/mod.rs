@@ -234,7 +234,8 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
     writeln!(
         out,
         "Answer each question. At any question you can type hint, skip, back or quit, or try \
-         ADD, CHECK, BITS, EXPLAIN and STATS on a copy of the lesson's filter."
+         {} on a copy of the lesson's filter.",
+        sandbox_commands(lesson.spec)
     )?;
     // A run stopped right after its last step was saved (step == the number of steps) has
     // nothing left but its ending.
@@ -460,6 +461,15 @@ fn show_command(
     run_on(session, line, out)
 }
 
+/// The commands a learner can try on a copy of a lesson's filter, in words: REMOVE and
+/// COUNTS too when it is a counting filter (the same list `run_on` runs).
+fn sandbox_commands(spec: crate::engine::scheme::FilterSpec) -> &'static str {
+    match spec.counter_bits() {
+        Some(_) => "ADD, CHECK, REMOVE, COUNTS, BITS, EXPLAIN and STATS",
+        None => "ADD, CHECK, BITS, EXPLAIN and STATS",
+    }
+}
+
 /// Runs `line` on `session` as the REPL shows it. A lesson runs only the commands that
 /// look at or change its filter in memory; the rest mean something else here (QUIT and HELP
 /// are the lesson's own words, CLEAR would undo the steps before), and files are not the
@@ -556,8 +566,9 @@ fn ask(
                 writeln!(
                     out,
                     "Type your answer, or: hint (a hint), skip (see the answer), back (the step \
-                     before), quit (stop here; the lesson resumes next time). ADD, CHECK, BITS, \
-                     EXPLAIN and STATS work on a copy of the lesson's filter."
+                     before), quit (stop here; the lesson resumes next time). {} work on a copy \
+                     of the lesson's filter.",
+                    sandbox_commands(state.spec())
                 )?;
                 continue;
             }
