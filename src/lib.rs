@@ -16,6 +16,7 @@ pub(crate) mod invoked;
 pub(crate) mod render;
 pub(crate) mod script;
 pub(crate) mod units;
+pub(crate) mod worked;
 
 pub(crate) mod calc;
 pub(crate) mod exercise;

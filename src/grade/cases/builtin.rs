@@ -213,6 +213,18 @@ fn shared(spec: FilterSpec) -> Vec<Case> {
     ]
 }
 
+/// Anagrams and their added keys: the same script checks each filter's hashes of the same
+/// bytes in another order.
+const ANAGRAMS: [&str; 7] = [
+    "ADD fig",
+    "CHECK gif",
+    "CHECK ifg",
+    "ADD stop",
+    "CHECK pots",
+    "CHECK tops",
+    "BITS",
+];
+
 /// The 64-bit byte-sum filter.
 fn bytesum(_spec: FilterSpec) -> Vec<Case> {
     vec![
@@ -244,15 +256,7 @@ fn bytesum(_spec: FilterSpec) -> Vec<Case> {
         case(
             "anagrams",
             "keys with the same letters in another order: only h2 tells them apart",
-            &[
-                "ADD fig",
-                "CHECK gif",
-                "CHECK ifg",
-                "ADD stop",
-                "CHECK pots",
-                "CHECK tops",
-                "BITS",
-            ],
+            &ANAGRAMS,
         ),
         case(
             "h2-weights",
@@ -363,31 +367,7 @@ fn djb2_fnv(spec: FilterSpec) -> Vec<Case> {
 
 /// The 100-bit murmur3 filter: murmur3 with seeds 0 to k - 1.
 fn murmur3(spec: FilterSpec) -> Vec<Case> {
-    let added = [
-        "dog",
-        "cat",
-        "giraffe",
-        "fly",
-        "mosquito",
-        "horse",
-        "eagle",
-        "bird",
-        "bison",
-        "boar",
-        "butterfly",
-        "ant",
-        "anaconda",
-        "bear",
-        "chicken",
-        "dolphin",
-        "donkey",
-        "crow",
-        "crocodile",
-    ];
-    let others = [
-        "badger", "cow", "pig", "sheep", "bee", "wolf", "fox", "whale", "shark", "fish", "turkey",
-        "duck", "dove", "deer", "elephant", "frog", "falcon", "goat", "gorilla", "hawk",
-    ];
+    let (added, others) = (crate::worked::MURMUR3_ADDED, crate::worked::MURMUR3_OTHERS);
     let trace: Vec<String> = added
         .iter()
         .map(|k| format!("ADD {k}"))
@@ -446,15 +426,7 @@ fn murmur3(spec: FilterSpec) -> Vec<Case> {
         case(
             "anagrams",
             "keys with the same letters in another order",
-            &[
-                "ADD fig",
-                "CHECK gif",
-                "CHECK ifg",
-                "ADD stop",
-                "CHECK pots",
-                "CHECK tops",
-                "BITS",
-            ],
+            &ANAGRAMS,
         ),
     ]
 }

@@ -248,12 +248,7 @@ pub fn run_worker(
     if let Some(signal) = stop.signal() {
         return Err(RunError::Interrupted(signal));
     }
-    let mut command = Command::new(path);
-    command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let mut command = piped(path, args);
     unix::prepare(&mut command, false);
     let child = command.spawn().map_err(|err| start_error(path, err))?;
     unix::supervise_worker(child, input, limits, stop)
@@ -268,6 +263,17 @@ pub fn stop_leftovers() {
 }
 
 type Supervise = fn(std::process::Child, &[u8], Limits, &Stop, Watch<'_>) -> Result<Run, RunError>;
+
+/// `path` with `args`, its three standard streams piped to the grader.
+fn piped(path: &OsString, args: &[OsString]) -> Command {
+    let mut command = Command::new(path);
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
 
 #[allow(clippy::too_many_arguments)]
 fn run_with(
@@ -289,12 +295,7 @@ fn run_with(
     if let Some(signal) = stop.signal() {
         return Err(RunError::Interrupted(signal));
     }
-    let mut command = Command::new(path);
-    command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let mut command = piped(path, args);
     if let Some(env) = &setup.env {
         command.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
     }
