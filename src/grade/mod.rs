@@ -444,6 +444,20 @@ fn grade(args: &GradeArgs, plan: &Plan, out: &mut impl Write) -> anyhow::Result<
         Ok(program) => program,
         Err(err) => return not_run(out, format, plan.report(&args.program), err),
     };
+    #[cfg(unix)]
+    if args.isolate {
+        // Before any case: a system that refuses isolation is the grader's trouble, never
+        // a crash of the learner's program.
+        let tutor = std::env::current_exe().unwrap_or_else(|_| "/proc/self/exe".into());
+        if let Err(why) = sandbox::stage::probe(&sandbox(args), &tutor) {
+            return not_run(
+                out,
+                format,
+                plan.report(&args.program),
+                RunError::NoIsolation(why),
+            );
+        }
+    }
     hide_answers();
     // From here on a signal stops the programs being graded before the grader goes.
     let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;

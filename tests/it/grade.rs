@@ -1299,7 +1299,7 @@ fn programs_that_run_the_tutor_are_failed_with_a_named_verdict() {
 
 #[test]
 fn a_tutor_run_in_a_process_view_of_its_own_is_seen_too() {
-    if !user_namespaces_work() {
+    if !isolation_works() {
         return;
     }
     let report = json(&grade(
@@ -1482,12 +1482,28 @@ fn a_wrong_bits_line_names_the_positions_that_differ() {
     );
 }
 
-/// Whether this system lets an unprivileged process make a user namespace.
-fn user_namespaces_work() -> bool {
+/// Whether this system lets a process make the namespaces `--isolate` needs, with a /proc
+/// of their own (a container may allow the namespaces but refuse the /proc).
+fn isolation_works() -> bool {
     Command::new("unshare")
-        .args(["--user", "--net", "true"])
+        .args(["--user", "--map-current-user", "--net", "--pid", "--fork"])
+        .args(["--mount", "--mount-proc", "true"])
+        .stderr(std::process::Stdio::null())
         .status()
         .is_ok_and(|s| s.success())
+}
+
+/// What `grade --isolate` says where isolation cannot be set up: status 2, the reason, and
+/// no case blamed on the program.
+fn assert_isolation_refused(out: &std::process::Output) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--isolate cannot be set up on this system"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("CRASH"), "{stdout}");
 }
 
 #[test]
@@ -1503,13 +1519,12 @@ fn isolate_takes_the_network_and_the_process_view_away() {
         !open.ends_with("unreachable\n"),
         "without --isolate: {open}"
     );
-    if !user_namespaces_work() {
-        // Where the system refuses user namespaces, --isolate must say so, not run open.
-        let out = grade(
+    if !isolation_works() {
+        // Where the system refuses, --isolate must say so, not run open or blame the program.
+        assert_isolation_refused(&grade(
             &["--isolate", "--case", "empty-filter"],
             &["python3", &fixture("pid_view.py")],
-        );
-        assert_ne!(out.status.code(), Some(0));
+        ));
         return;
     }
     let closed = run(&["--isolate"]);
@@ -1528,6 +1543,38 @@ fn isolate_takes_the_network_and_the_process_view_away() {
         report["failed"], 0,
         "a correct program passes isolated: {report:#}"
     );
+}
+
+/// A container that allows user namespaces but not a new /proc, made here: a user and
+/// mount namespace with a file system over part of /proc, as container runtimes mask it.
+#[test]
+fn isolate_where_the_system_refuses_a_new_proc_is_the_graders_error() {
+    let masked = |script: &str| {
+        Command::new("unshare")
+            .args(["--user", "--map-root-user", "--mount", "sh", "-c"])
+            .arg(format!(
+                "mount -t tmpfs none /proc/sys || exit 97; {script}"
+            ))
+            .output()
+            .expect("unshare runs")
+    };
+    if masked("exit 0").status.code() != Some(0) {
+        // This system cannot make a masked /proc to test against.
+        return;
+    }
+    let tutor = env!("CARGO_BIN_EXE_bloom-tutor");
+    let program = fixture("pid_view.py");
+    let human = masked(&format!(
+        "exec '{tutor}' grade --isolate --case empty-filter -- python3 '{program}'"
+    ));
+    assert_isolation_refused(&human);
+    // Course tools still get a report, with the error in it.
+    let report = masked(&format!(
+        "exec '{tutor}' grade --json --isolate --case empty-filter -- python3 '{program}'"
+    ));
+    assert_eq!(report.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&report.stdout);
+    assert!(text.contains("--isolate cannot be set up"), "{text}");
 }
 
 #[test]

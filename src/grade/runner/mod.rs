@@ -127,6 +127,8 @@ pub enum RunError {
     Worker(String),
     /// No such program on PATH, but a file of that name is in the current folder.
     InThisFolder(OsString),
+    /// `--isolate` was asked for, and this system cannot set it up; why, in words.
+    NoIsolation(String),
 }
 
 impl fmt::Display for RunError {
@@ -175,6 +177,10 @@ impl fmt::Display for RunError {
                     ": no such program on PATH; to run the file `{name}` in this folder, write `./{name}`"
                 )
             }
+            RunError::NoIsolation(why) => write!(
+                f,
+                "--isolate cannot be set up on this system: {why}. Grade without --isolate, or where a user may make namespaces and mount a new /proc (a container often may not)"
+            ),
             RunError::Interrupted(signal) => match interrupt::signal_name(*signal) {
                 Some(name) => write!(f, "interrupted by {name}"),
                 None => write!(f, "interrupted by signal {signal}"),
@@ -564,6 +570,7 @@ mod tests {
                 RunError::Interrupted(_) => "Interrupted",
                 RunError::Worker(_) => "Worker",
                 RunError::InThisFolder(_) => "InThisFolder",
+                RunError::NoIsolation(_) => "NoIsolation",
             };
             assert_eq!(kind, want, "{program:?}: {err}");
         }

@@ -36,6 +36,31 @@ pub fn args(sandbox: &Sandbox, inner: bool) -> Vec<OsString> {
     args
 }
 
+/// Whether `--isolate` can be set up on this system: a stage started in it, running a
+/// program that does nothing. `Err` holds why not, in words, for the grader to say
+/// before any case runs: a container may allow user namespaces but refuse a new /proc.
+pub fn probe(sandbox: &Sandbox, tutor: &std::path::Path) -> Result<(), String> {
+    let out = Command::new(tutor)
+        .args(args(sandbox, false))
+        .args(["--", "true"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .map_err(|e| format!("could not start the stage ({e})"))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let said = String::from_utf8_lossy(&out.stderr);
+    let reason = said
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| l.trim().trim_start_matches("error: ").to_string())
+        .unwrap_or_else(|| format!("the stage ended with {}", out.status));
+    Err(crate::escape::escape(reason.as_bytes()))
+}
+
 /// Runs the stage: returns only when the program could not be started, or (isolated)
 /// with the program's status.
 ///
