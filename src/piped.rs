@@ -10,7 +10,7 @@ use crate::engine::filter::OutOfMemory;
 use crate::engine::scheme::FilterSpec;
 use crate::escape::escaped;
 use crate::render::commentary::Role;
-use crate::render::{answers, commentary};
+use crate::render::{answers, commentary, wrap};
 use crate::script::command::{self, Command, LineError};
 use crate::script::directive::{self, DirectiveError};
 use crate::script::reader::{self, Event, Flow, MAX_LINE, Source, for_each_line};
@@ -212,15 +212,30 @@ fn render(outcome: &Outcome<'_>, explain: bool, out: &mut impl Write) -> io::Res
         Role::None => false,
     };
     if commented {
+        let width = comment_width();
         for line in commentary::lines(outcome) {
             if line.is_empty() {
                 out.write_all(b"#\n")?;
-            } else {
-                writeln!(out, "# {line}")?;
+                continue;
+            }
+            for part in wrap::wrap_note(&line, width) {
+                writeln!(out, "# {part}")?;
             }
         }
     }
     answers::write(outcome, out)
+}
+
+/// How wide a comment's text may be, after its `# `: the terminal's width when stdout is
+/// one (read once), else [`wrap::PIPED_WIDTH`], so files and golden traces stay stable.
+fn comment_width() -> usize {
+    static WIDTH: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *WIDTH.get_or_init(|| {
+        wrap::Width::for_stdout()
+            .columns()
+            .saturating_sub(2)
+            .max(20)
+    })
 }
 
 /// Whether a CR inside the line is followed by a command word: the sign of a file whose

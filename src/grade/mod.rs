@@ -27,6 +27,7 @@ use crate::cli::{GradeArgs, GradeFormat};
 use crate::engine::scheme::FilterSpec;
 use crate::escape;
 use crate::piped::ScriptRunner;
+use crate::render::wrap::Width;
 use crate::script::reader::Source;
 use cases::Case;
 use report::Report;
@@ -91,6 +92,8 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         all.extend(cases::random::cases(seed, args.random));
     }
     if args.list {
+        // Each description hangs under its column when it wraps.
+        let mut out = crate::render::wrap::Wrapped::new(&mut *out, Width::for_stdout());
         for case in &all {
             let mut notes = Vec::new();
             if case.weight != 1 {
@@ -105,7 +108,7 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             };
             writeln!(
                 out,
-                "{:<24} {}{notes}",
+                "{:<24}  {}{notes}",
                 case.name,
                 escape::escape(case.checks.as_bytes())
             )?;

@@ -377,6 +377,8 @@ fn lesson_command(args: &LessonArgs, name: &str, extra: &str) -> String {
 
 /// `lesson --list`: each lesson, its title and how far the learner is in it.
 fn list(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    // Each title hangs under its column when it wraps.
+    let mut out = Wrapped::new(out, Width::for_stdout());
     for lesson in content::all() {
         let loaded = progress_path(args, lesson.name).map(|p| Progress::load(&p, &lesson));
         let place = match loaded {
@@ -393,7 +395,7 @@ fn list(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<()> {
             }
             Some(Err(e)) => format!("progress not read: {e}"),
         };
-        writeln!(out, "{:<14} {} ({place})", lesson.name, lesson.title)?;
+        writeln!(out, "{:<14}  {} ({place})", lesson.name, lesson.title)?;
     }
     Ok(())
 }

@@ -14,7 +14,7 @@ pub fn summary(verb: Verb) -> (&'static str, &'static str) {
         ),
         Verb::Remove => (
             "REMOVE key",
-            "subtract 1 from the key's counters (counting filters only; HELP REMOVE says why)",
+            "subtract 1 from the key's counters (counting filters only)",
         ),
         Verb::Bits => ("BITS", "print every bit, bit 0 first"),
         Verb::Counts => (
@@ -87,7 +87,8 @@ fn details(verb: Verb) -> &'static [&'static str] {
             "A plain Bloom filter cannot remove a key. Two keys can share a bit: clearing the \
              bits of one key could clear a bit another key needs, and CHECK would then answer NO \
              for a key that was added: a false negative. CLEAR empties the whole filter instead.",
-            "A counting filter (--counting, or `# filter: counting=4`) keeps a counter at each \
+            "A counting filter (start the tutor with --counting, or make `# filter: counting=4` \
+             the first line of a script) keeps a counter at each \
              position: ADD adds 1 to each of the key's counters, REMOVE subtracts 1, and a bit \
              is 1 while its counter is above 0. REMOVE is refused when a counter is 0: that key \
              cannot have been added. But a key that only looks added (a false positive) is \
@@ -96,8 +97,8 @@ fn details(verb: Verb) -> &'static [&'static str] {
         ],
         Verb::Bits => &["Prints the whole filter as 0s and 1s on one line, bit 0 on the left."],
         Verb::Counts => &[
-            "Prints each counter of a counting filter as a number, separated by spaces,",
-            "position 0 first. BITS prints a 1 wherever a counter is above 0.",
+            "Prints each counter of a counting filter as a number, separated by spaces, \
+             position 0 first. BITS prints a 1 wherever a counter is above 0.",
         ],
         Verb::Explain => &[
             "Shows the key's bytes, the arithmetic that turns them into positions, whether each \
@@ -112,26 +113,26 @@ fn details(verb: Verb) -> &'static [&'static str] {
              key's bits may be the same bits another key needs.",
         ],
         Verb::Save => &[
-            "Writes the filter's shape, its bits or counters and its count of ADDs to the file,",
-            "with a checksum, through a temporary file and a rename: a failed save leaves the",
-            "old file. The keys are not saved. The file is named relative to the current",
-            "folder and stays inside it; an existing file is replaced only if it is a saved",
-            "filter, and never a device or a folder.",
+            "Writes the filter's shape, its bits or counters and its count of ADDs to the \
+             file, with a checksum, through a temporary file and a rename: a failed save \
+             leaves the old file. The keys are not saved. The file is named relative to the \
+             current folder and stays inside it; an existing file is replaced only if it is \
+             a saved filter, and never a device or a folder.",
         ],
         Verb::Load => &[
-            "Replaces the filter with the one saved in the file. A missing, truncated,",
-            "corrupt or foreign file is refused and the filter is unchanged. A saved filter",
-            "holds no keys, so after LOAD the tutor no longer knows which keys were added.",
+            "Replaces the filter with the one saved in the file. A missing, truncated, \
+             corrupt or foreign file is refused and the filter is unchanged. A saved filter \
+             holds no keys, so after LOAD the tutor no longer knows which keys were added.",
         ],
         Verb::Union => &[
-            "ORs the bits of a saved filter of the same scheme, size, k and counting into",
-            "this one (a counting filter adds the counters): exactly the filter that adding",
-            "both sets of keys would give.",
+            "ORs the bits of a saved filter of the same scheme, size, k and counting into \
+             this one (a counting filter adds the counters): exactly the filter that adding \
+             both sets of keys would give.",
         ],
         Verb::Intersect => &[
-            "ANDs the bits of a saved filter of the same shape into this one (a counting",
-            "filter keeps the smaller counter). Bits set by different keys in each filter",
-            "survive, so the result may answer MAYBE for keys that are not in both sets.",
+            "ANDs the bits of a saved filter of the same shape into this one (a counting \
+             filter keeps the smaller counter). Bits set by different keys in each filter \
+             survive, so the result may answer MAYBE for keys that are not in both sets.",
         ],
         Verb::Help => &["`HELP CHECK` says more about CHECK, and so on for each command."],
         Verb::Quit => {

@@ -45,6 +45,16 @@ pub(crate) const CODE_INDENT: usize = 4;
 /// on every line it wraps to, and a list item (`- `, `? `, `> `, `# `) hangs under its
 /// text. A line indented by [`CODE_INDENT`] spaces or more is kept whole.
 pub(crate) fn wrap_line(line: &str, width: usize) -> Vec<String> {
+    wrap_with(line, width, "")
+}
+
+/// As [`wrap_line`], but a line that is neither a list item nor a table row goes on two
+/// spaces further in, so that a comment's later lines read as its continuation.
+pub(crate) fn wrap_note(line: &str, width: usize) -> Vec<String> {
+    wrap_with(line, width, "  ")
+}
+
+fn wrap_with(line: &str, width: usize, hang: &str) -> Vec<String> {
     let body = line.trim_start_matches(' ');
     let indent = &line[..line.len() - body.len()];
     if body.is_empty()
@@ -53,26 +63,53 @@ pub(crate) fn wrap_line(line: &str, width: usize) -> Vec<String> {
     {
         return vec![line.to_string()];
     }
-    let hang = if ["- ", "? ", "> ", "* ", "# "]
-        .iter()
-        .any(|m| body.starts_with(m))
-    {
-        "  "
-    } else {
-        ""
+    let rest = match column(body, width) {
+        // A row of a table: its text hangs under the text's column.
+        Some(at) => " ".repeat(indent.len() + at),
+        None if ["- ", "? ", "> ", "* ", "# "]
+            .iter()
+            .any(|m| body.starts_with(m)) =>
+        {
+            format!("{indent}  ")
+        }
+        None => format!("{indent}{hang}"),
     };
-    let rest = format!("{indent}{hang}");
+    hanging(body, indent, &rest, width)
+}
+
+/// `text` wrapped at `width` columns between words, its first line after `indent` and the
+/// others after `rest`, whatever the indent: for prose in a report laid out by hand. As in
+/// [`wrap_line`], a `quoted command` or a short parenthesis is never split.
+pub(crate) fn hanging(text: &str, indent: &str, rest: &str, width: usize) -> Vec<String> {
     let options = Options::new(width.max(rest.len() + 8))
         .initial_indent(indent)
-        .subsequent_indent(&rest)
+        .subsequent_indent(rest)
         .break_words(false)
         .word_splitter(WordSplitter::NoHyphenation);
     // A `quoted command` is one word: it is copied whole, so it is never split.
-    let protected = protect_quoted(body);
+    let protected = protect_quoted(text);
     textwrap::wrap(&protected, options)
         .into_iter()
         .map(|l| l.replace(KEEP_TOGETHER, " "))
         .collect()
+}
+
+/// Where the text of a table row starts: a row is a name (words with single spaces, a
+/// `# ` before them allowed), then a gap of two or more spaces, then its text, all within
+/// the first half of the line. `None` for other lines.
+fn column(body: &str, width: usize) -> Option<usize> {
+    let name = body.strip_prefix("# ").map_or(body, str::trim_start);
+    let start = body.len() - name.len();
+    let gap = name.find("  ")?;
+    let text = name[gap..].trim_start_matches(' ');
+    let at = start + name.len() - text.len();
+    let plausible = gap > 0 && !name[..gap].ends_with('.') && !text.is_empty();
+    (plausible && body.is_char_boundary(at) && display_width(&body[..at]) <= width / 2)
+        .then_some(at)
+}
+
+fn display_width(text: &str) -> usize {
+    textwrap::core::display_width(text)
 }
 
 /// Stands for a space inside backticks while a line is wrapped: it is not a space to
@@ -243,6 +280,32 @@ mod tests {
             "? which bits are set now after three adds",
             24,
             &["? which bits are set now", "  after three adds"],
+        );
+    }
+
+    #[test]
+    fn table_rows_hang_under_their_text() {
+        case(
+            "#   CHECK key       NO if any of the key's bits is 0",
+            40,
+            &[
+                "#   CHECK key       NO if any of the",
+                "                    key's bits is 0",
+            ],
+        );
+        case(
+            "basics         How a Bloom filter works (not started)",
+            36,
+            &[
+                "basics         How a Bloom filter",
+                "               works (not started)",
+            ],
+        );
+        // Two spaces after a sentence are no column.
+        case(
+            "It ends.  Then more words follow here",
+            20,
+            &["It ends.  Then more", "words follow here"],
         );
     }
 

@@ -112,7 +112,9 @@ fn case_scripts() -> Vec<(String, String)> {
         &tutor(&["grade", "--list"]).output().unwrap(),
         "grade --list",
     );
+    // A wrapped description goes on under its column; a case's name starts a line.
     list.lines()
+        .filter(|l| !l.starts_with(' '))
         .filter_map(|l| l.split_whitespace().next())
         .map(|name| {
             let shown = stdout(

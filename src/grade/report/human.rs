@@ -9,6 +9,7 @@ use super::{Report, Tally, shown_line};
 use crate::engine::scheme::FilterSpec;
 use crate::escape;
 use crate::grade::verdict::{Status, Verdict, bit_differences, first_difference};
+use crate::render::wrap::{self, Width};
 
 /// How many bytes of one line of the program's output the report shows.
 const LINE_SHOWN: usize = 200;
@@ -21,14 +22,18 @@ pub fn write_header(
     cases: usize,
     seed: Option<(u64, u32)>,
 ) -> io::Result<()> {
-    writeln!(
+    prose(
         out,
-        "grading `{program}` on {cases} case(s) of the {spec} exercise"
+        0,
+        &format!("grading `{program}` on {cases} case(s) of the {spec} exercise"),
     )?;
     if let Some((seed, n)) = seed {
-        writeln!(
+        prose(
             out,
-            "generated cases from seed {seed} (the same again: --random {n} --seed {seed})"
+            0,
+            &format!(
+                "generated cases from seed {seed} (the same again: `--random {n} --seed {seed}`)"
+            ),
         )?;
     }
     writeln!(out)
@@ -65,41 +70,51 @@ impl CaseWriter {
                     [] => v.reason.clone().unwrap_or_default(),
                     named => ids(named),
                 };
-                return writeln!(
+                return prose(
                     out,
-                    "{label:<5}  {}{hidden}: the same as {first} ({what})",
-                    v.name
+                    0,
+                    &format!(
+                        "{label:<5}  {}{hidden}: the same as {first} ({what})",
+                        v.name
+                    ),
                 );
             }
             self.shown.insert(key, v.name.clone());
         }
         writeln!(out, "{label:<5}  {}{hidden}", v.name)?;
         if let Some(reason) = &v.reason {
-            writeln!(out, "       {}", escape::escape(reason.as_bytes()))?;
+            prose(out, 7, &escape::escape(reason.as_bytes()))?;
         }
         if !v.hidden {
             write_difference(out, v)?;
         }
         for m in v.mistakes() {
-            writeln!(out, "       likely mistake [{}]: {}", m.id(), m.hint(spec))?;
+            let hint = format!("likely mistake [{}]: {}", m.id(), m.hint(spec));
+            prose(out, 7, &hint)?;
         }
         if !v.mistakes().is_empty() && !v.diagnosis.complete {
-            writeln!(
+            prose(
                 out,
-                "       (this does not explain every wrong answer: look for another mistake too)"
+                7,
+                "(this does not explain every wrong answer: look for another mistake too)",
             )?;
         }
         if !v.hidden {
             // A program's stderr may echo its input, which a hidden case keeps to itself.
             write_stderr(out, &v.stderr_tail)?;
-            writeln!(
-                out,
-                "       reproduce: {} grade{}{} --show {}",
+            let command = format!(
+                "{} grade{}{} --show {}",
                 crate::invoked::tutor(),
                 spec_flags(spec),
                 self.flags,
                 v.name
-            )?;
+            );
+            // A command is never split: it goes on a line of its own when it does not fit.
+            if "       reproduce: ".len() + command.len() > Width::for_stdout().columns() {
+                writeln!(out, "       reproduce:\n         {command}")?;
+            } else {
+                writeln!(out, "       reproduce: {command}")?;
+            }
         }
         Ok(())
     }
@@ -199,25 +214,47 @@ fn write_difference(out: &mut impl Write, v: &Verdict) -> io::Result<()> {
     let script: Vec<&[u8]> = v.script.split(|&b| b == b'\n').collect();
     let cmd = command_for_output_line(&v.script, d.line);
     match cmd {
-        Some(c) => writeln!(
+        Some(c) => prose(
             out,
-            "       first wrong answer: output line {}, the answer to {} (script line {})",
-            d.line + 1,
-            shown_line(script[c]),
-            c + 1
+            7,
+            &format!(
+                "first wrong answer: output line {}, the answer to {} (script line {})",
+                d.line + 1,
+                shown_line(script[c]),
+                c + 1
+            ),
         )?,
-        None => writeln!(
+        None => prose(
             out,
-            "       first wrong answer: output line {}, after the last command",
-            d.line + 1
+            7,
+            &format!(
+                "first wrong answer: output line {}, after the last command",
+                d.line + 1
+            ),
         )?,
     }
-    writeln!(out, "         expected: {}", visible(d.expected))?;
-    writeln!(out, "         got:      {}", visible(d.got))?;
+    let (expected, got) = (visible(d.expected), visible(d.got));
+    let widest = expected.chars().count().max(got.chars().count());
+    if "         expected: ".len() + widest <= Width::for_stdout().columns() {
+        writeln!(out, "         expected: {expected}")?;
+        writeln!(out, "         got:      {got}")?;
+    } else {
+        // A long answer (a BITS line) on a line of its own, so that it fits when it can.
+        writeln!(out, "         expected:\n           {expected}")?;
+        writeln!(out, "         got:\n           {got}")?;
+    }
     if let (Some(want), Some(have)) = (d.expected, d.got)
         && let Some(bits) = bit_differences(want, have)
     {
-        writeln!(out, "         {}", describe_bits(&bits))?;
+        // Each half on a line of its own when both do not fit on one.
+        let text = describe_bits(&bits);
+        match text.split_once("; ") {
+            Some((ones, zeros)) if 9 + text.len() > Width::for_stdout().columns() => {
+                prose(out, 9, &format!("{ones};"))?;
+                prose(out, 11, zeros)?;
+            }
+            _ => prose(out, 9, &text)?,
+        }
     }
     if let Some(c) = cmd {
         let from = c.saturating_sub(2);
@@ -257,6 +294,18 @@ pub fn describe_bits(bits: &[(usize, u8, u8)]) -> String {
     format!("bits that differ: {}", parts.join("; "))
 }
 
+/// A line of prose, `indent` spaces in, wrapped to fit the window (80 columns when the
+/// report is not shown on a terminal), its later lines two spaces further in.
+fn prose(out: &mut impl Write, indent: usize, text: &str) -> io::Result<()> {
+    let width = Width::for_stdout().columns();
+    let first = " ".repeat(indent);
+    let rest = " ".repeat(indent + 2);
+    for line in wrap::hanging(text, &first, &rest, width) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
 fn write_stderr(out: &mut impl Write, tail: &[u8]) -> io::Result<()> {
     // Escaped, so that it cannot move the cursor, set the title or forge a line.
     let tail = tail.strip_suffix(b"\n").unwrap_or(tail);
@@ -287,14 +336,14 @@ pub fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
     let explained = tallies.first().map_or(0, |t| t.alone + t.together);
     let weak = failed > 0 && explained * 2 < failed;
     if weak {
-        writeln!(
-            out,
+        let advice = format!(
             "no mistake the grader knows explains most of the {failed} failing case(s): compare \
              your program's positions for a key of a failing case with the tutor's, for example \
              `echo 'EXPLAIN fig' | {}{}`",
             crate::invoked::tutor(),
             spec_flags(report.spec)
-        )?;
+        );
+        prose(out, 0, &advice)?;
     }
     for (i, t) in tallies.iter().enumerate() {
         let lead = match (i, weak) {
@@ -302,7 +351,7 @@ pub fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
             (0, true) => "a mistake that fits only some of them:",
             _ => "and also:",
         };
-        writeln!(out, "{lead} {}", tally_words(t, failed))?;
+        prose(out, 0, &format!("{lead} {}", tally_words(t, failed)))?;
     }
     writeln!(
         out,
@@ -372,7 +421,7 @@ mod tests {
             !text.contains(['\x1b', '\r', '\x07']),
             "a raw control character: {text:?}"
         );
-        assert!(text.contains(r#"got:      "\u{1b}[2J\rMAYBE\n""#), "{text}");
+        assert!(text.contains(r#""\u{1b}[2J\rMAYBE\n""#), "{text}");
         assert!(text.contains(r"| \u{1b}]0;owned\u{7}"), "{text}");
         assert!(text.contains(r"| \r15 of 15 case(s) passed"), "{text}");
     }

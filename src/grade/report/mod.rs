@@ -119,8 +119,9 @@ impl Report {
 /// A key, quoted so that spaces at its ends show, and escaped. A long key shows its start
 /// and its end, so that both its ends stay visible.
 pub fn quoted(key: &[u8]) -> String {
-    const HEAD: usize = 40;
-    const TAIL: usize = 16;
+    // So that a script line with a long key fits in 80 columns in the report.
+    const HEAD: usize = 28;
+    const TAIL: usize = 12;
     let show = |b: &[u8]| crate::escape::escape(b).replace('"', "\\\"");
     if key.len() <= HEAD + TAIL + 8 {
         return format!("\"{}\"", show(key));
@@ -167,10 +168,7 @@ mod tests {
         assert_eq!(quoted(b"a\tb"), "\"a\\tb\"");
         assert_eq!(quoted(b"say \"hi\""), "\"say \\\"hi\\\"\"");
         let long = quoted(&[b'a'; 300]);
-        assert!(
-            long.ends_with("...aaaaaaaaaaaaaaaa\" (300 bytes)"),
-            "{long}"
-        );
+        assert!(long.ends_with("...aaaaaaaaaaaa\" (300 bytes)"), "{long}");
         let spaced = quoted(format!("{} ", "x".repeat(100)).as_bytes());
         assert!(
             spaced.ends_with("x \" (101 bytes)"),
