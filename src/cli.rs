@@ -51,8 +51,12 @@ pub struct Cli {
 /// line; `Err` is the status to exit with.
 pub fn parse() -> Result<Cli, ExitCode> {
     use clap::{CommandFactory, FromArgMatches};
-    let parsed = Cli::command()
-        .bin_name(crate::invoked::tutor())
+    let mut command = Cli::command().bin_name(crate::invoked::tutor());
+    if !io::IsTerminal::is_terminal(&io::stdout()) {
+        // Help read from a file or a pipe fits 80 columns, as the rest of the tutor's text.
+        command = command.term_width(crate::render::wrap::PIPED_WIDTH);
+    }
+    let parsed = command
         .try_get_matches()
         .and_then(|matches| Cli::from_arg_matches(&matches));
     let err = match parsed {

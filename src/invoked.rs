@@ -42,6 +42,16 @@ pub(crate) fn shell_path(path: &Path) -> String {
     shell_quote(&path.to_string_lossy())
 }
 
+/// [`shell_path`] for a command the learner runs next from the same folder: a path below
+/// the current folder is given relative to it, so the command stays short.
+pub(crate) fn shell_path_from_here(path: &Path) -> String {
+    let here = std::env::current_dir().ok();
+    match here.as_deref().and_then(|h| path.strip_prefix(h).ok()) {
+        Some(rel) if path.is_absolute() && !rel.as_os_str().is_empty() => shell_path(rel),
+        _ => shell_path(path),
+    }
+}
+
 /// The pure part of [`tutor`]: from argv[0], this program's path, `$PATH` and the current
 /// folder, the shortest command that runs this very program.
 fn command_name(

@@ -128,7 +128,19 @@ pub fn text(series: &[Series]) -> Vec<String> {
     if cells().any(|c| c.marks.len() > 1) {
         legend.push(format!("{OVERLAP} marks that overlap"));
     }
-    lines.push(format!("{}  {}", " ".repeat(8), legend.join("   ")));
+    // As many entries a line as fit under the chart's width.
+    let mut line = String::new();
+    for entry in legend {
+        if !line.is_empty() && line.chars().count() + 3 + entry.chars().count() > WIDTH + 2 {
+            lines.push(format!("{}  {line}", " ".repeat(8)));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str("   ");
+        }
+        line.push_str(&entry);
+    }
+    lines.push(format!("{}  {line}", " ".repeat(8)));
     lines
 }
 
@@ -267,8 +279,12 @@ mod tests {
         }
     }
 
-    fn legend(lines: &[String]) -> &str {
-        lines.last().map_or("", |l| l.trim())
+    /// The legend's entries, on as many lines as they take, as one line.
+    fn legend(lines: &[String]) -> String {
+        let start = lines.iter().position(|l| l.contains("keys added")).unwrap() + 1;
+        assert!(lines.iter().all(|l| l.chars().count() <= 80), "{lines:#?}");
+        let rows: Vec<&str> = lines[start..].iter().map(|l| l.trim()).collect();
+        rows.join("   ")
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::cli::ExperimentArgs;
 use crate::engine::bloom::{Answer, Bloom};
 use crate::engine::scheme::{FilterSpec, Scheme, SpecError};
 use crate::engine::theory;
+use crate::render::wrap::{Width, Wrapped};
 use crate::units::{duration, group, significant};
 use chart::Series;
 
@@ -285,7 +286,10 @@ fn open_without_waiting(path: &Path) -> std::io::Result<fs::File> {
 /// Runs `experiment` as `args` asks, writing the table and chart to `out`, and a warning
 /// for a long run and the progress bar to stderr.
 pub fn run(args: &ExperimentArgs, out: &mut impl Write) -> anyhow::Result<()> {
-    run_with(args, out, &mut io::stderr(), WARN_AFTER_SECONDS)
+    // Prose wrapped to the window; the table and the chart are laid out to fit 80 columns.
+    let mut out = Wrapped::new(out, Width::for_stdout());
+    run_with(args, &mut out, &mut io::stderr(), WARN_AFTER_SECONDS)?;
+    Ok(out.flush()?)
 }
 
 /// [`run`], with notes to `err` and a warning for runs estimated past `warn_after` seconds.
@@ -438,10 +442,7 @@ fn run_with(
     let legend = "measured: the share of keys never added that answered MAYBE; (X/m)^k: the \
                   same chance worked out from X, the number of bits set; textbook: \
                   (1 - e^(-kn/m))^k, worked out from n alone.";
-    let width = crate::render::wrap::Width::for_stdout().columns();
-    for line in crate::render::wrap::wrap_line(legend, width) {
-        writeln!(out, "{line}")?;
-    }
+    writeln!(out, "{legend}")?;
     writeln!(out)?;
 
     let mut series = vec![Series {

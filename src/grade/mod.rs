@@ -74,6 +74,13 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         return class::run(&args.class, out);
     }
     let spec = args.filter.spec()?;
+    if spec.counting().is_some() {
+        // The exercise (`bloom-tutor exercise`) is a plain filter; its cases have no REMOVE.
+        anyhow::bail!(
+            "--counting is not graded: the exercise is a plain filter of ADD, CHECK and BITS; \
+             grade without --counting"
+        );
+    }
     if spec.bits() > MAX_GRADED_BITS {
         anyhow::bail!(
             "m = {} is too large to grade, the most is {MAX_GRADED_BITS} (every case prints BITS)",

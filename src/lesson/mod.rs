@@ -370,7 +370,7 @@ fn lesson_command(args: &LessonArgs, name: &str, extra: &str) -> String {
                 own
             }
         };
-        cmd += &format!(" --progress-file {}", invoked::shell_path(&file));
+        cmd += &format!(" --progress-file {}", invoked::shell_path_from_here(&file));
     }
     cmd
 }

@@ -71,6 +71,49 @@ fn ruler(from: usize, to: usize) -> [String; 2] {
     [tens.trim_end().to_string(), units]
 }
 
+/// The counters in rows of whole tens that fit a window `width` columns wide, each under a
+/// ruler as BITS has, so counter 22 is found without counting: every counter takes the
+/// same width, right-aligned, as does its position's last digit above it.
+fn counts_under_rulers(
+    counters: &crate::engine::counters::Counters,
+    width: usize,
+    style: Style,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let n = counters.len().min(SHOWN_COUNTS) as usize;
+    let shown = &counters.counts()[..n];
+    let digits = shown.iter().max().map_or(1, |&c| c.to_string().len());
+    let cell = digits + 1;
+    let row = (width / (cell * 10) * 10).max(10);
+    for from in (0..n).step_by(row) {
+        let to = (from + row).min(n);
+        let mut tens = String::new();
+        for i in (from..to).filter(|i| i % 10 == 0) {
+            // Right-aligned over its counter, as the counter is; skipped if it would run
+            // into the number before it.
+            let number = i.to_string();
+            let Some(at) = ((i - from) * cell + digits).checked_sub(number.len()) else {
+                continue;
+            };
+            if tens.len() <= at {
+                tens.push_str(&" ".repeat(at - tens.len()));
+                tens.push_str(&number);
+            }
+        }
+        let units: String = (from..to)
+            .map(|i| format!("{:>digits$} ", i % 10))
+            .collect();
+        let values: String = shown[from..to]
+            .iter()
+            .map(|c| format!("{c:>digits$} "))
+            .collect();
+        writeln!(out, "{}", style.note(&tens))?;
+        writeln!(out, "{}", style.note(units.trim_end()))?;
+        writeln!(out, "{}", values.trim_end())?;
+    }
+    Ok(())
+}
+
 /// Writes an outcome as the REPL shows it.
 pub(crate) fn show(outcome: &Outcome<'_>, style: Style, out: &mut impl Write) -> io::Result<()> {
     match outcome {
@@ -154,10 +197,15 @@ pub(crate) fn show(outcome: &Outcome<'_>, style: Style, out: &mut impl Write) ->
             }
         }
         Outcome::Counts { counters, last_add } => {
-            let mut line = Vec::new();
-            answers::write_first_counts(counters, SHOWN_COUNTS, &mut line)?;
-            out.write_all(&line)?;
-            writeln!(out)?;
+            match style.ruler {
+                Some(width) => counts_under_rulers(counters, width, style, out)?,
+                None => {
+                    let mut line = Vec::new();
+                    answers::write_first_counts(counters, SHOWN_COUNTS, &mut line)?;
+                    out.write_all(&line)?;
+                    writeln!(out)?;
+                }
+            }
             let m = counters.len();
             let mut notes = Vec::new();
             if m > SHOWN_COUNTS {
@@ -251,6 +299,35 @@ mod tests {
             shown(&check, false),
             "NO\nCHECK plum: positions 62, 27; bits 62, 27 are 0, so plum was never added and NO is certain\n"
         );
+    }
+
+    #[test]
+    fn counters_stand_under_a_ruler_in_rows_that_fit() {
+        use crate::engine::counters::{CounterBits, Counters};
+        let mut counters = Counters::new(25, CounterBits::new(4).unwrap());
+        for _ in 0..12 {
+            counters.increment(22);
+        }
+        counters.increment(3);
+        let counts = Outcome::Counts {
+            counters: &counters,
+            last_add: Probe::default(),
+        };
+        let mut out = Vec::new();
+        let style = Style {
+            on: false,
+            ruler: Some(40),
+        };
+        show(&counts, style, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // Two columns a counter: rows of 10 fit in 40 columns, 20 would not.
+        assert_eq!(lines[0], " 0");
+        assert_eq!(lines[1], " 0  1  2  3  4  5  6  7  8  9");
+        assert_eq!(lines[2], " 0  0  0  1  0  0  0  0  0  0");
+        assert_eq!(lines[6], "20");
+        assert_eq!(lines[8], " 0  0 12  0  0");
+        assert!(text.lines().all(|l| l.len() <= 40), "{text}");
     }
 
     #[test]

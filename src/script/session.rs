@@ -428,6 +428,8 @@ impl<T: Tracer> Session<T> {
             }
             Command::Remove(key) => {
                 let removal = self.remove(key)?;
+                // The filter changed since the last ADD: its bits are no longer the news.
+                self.add_trace.start();
                 let facts = &*self.removal.insert(removal);
                 Outcome::Removed(Removed {
                     key,
@@ -469,6 +471,7 @@ impl<T: Tracer> Session<T> {
                 let file = saved_file::path_of(path)
                     .and_then(|p| saved_file::load(&p))
                     .map_err(file_error(Verb::Load, path))?;
+                self.add_trace.start();
                 Outcome::Loaded {
                     path,
                     report: self.replace_with(file, true),
@@ -647,6 +650,8 @@ impl<T: Tracer> Session<T> {
         self.bloom
             .merge(&file.bloom, how)
             .map_err(|m| to_error(FileError::Shape(m)))?;
+        // The filter changed since the last ADD: its bits are no longer the news.
+        self.add_trace.start();
         let example = match how {
             Merge::Intersect if T::FULL => self.telling_key(&file),
             Merge::Union | Merge::Intersect => Example::NotAsked,
@@ -1053,6 +1058,30 @@ mod tests {
             other => panic!("INTERSECT gave {other:?}"),
         }
         assert_eq!(s.memory.knows(b"date"), Knowledge::Unknown);
+        // The last ADD's bits are not news after the filter changed another way.
+        match s.execute(&Command::Bits).unwrap() {
+            Outcome::Bits { last_add, .. } => assert!(last_add.positions.is_empty()),
+            other => panic!("BITS gave {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_remove_or_load_ends_what_the_last_add_set() {
+        let dir = local_dir();
+        let file = local(&dir, "f.bloom");
+        let last_add = |s: &mut TracedSession| match s.execute(&Command::Bits).unwrap() {
+            Outcome::Bits { last_add, .. } => last_add.positions.to_vec(),
+            other => panic!("BITS gave {other:?}"),
+        };
+        let mut s = TracedSession::new(counting(4));
+        run(&mut s, &["ADD fig", "ADD lime"]);
+        s.execute(&Command::Save(&file)).unwrap();
+        assert_eq!(last_add(&mut s), [39, 25], "SAVE changes nothing");
+        run(&mut s, &["REMOVE lime"]);
+        assert!(last_add(&mut s).is_empty());
+        run(&mut s, &["ADD date"]);
+        s.execute(&Command::Load(&file)).unwrap();
+        assert!(last_add(&mut s).is_empty());
     }
 
     #[test]

@@ -113,6 +113,20 @@ fn refuses_impossible_filters_before_running() {
 }
 
 #[test]
+fn grading_a_counting_filter_is_refused_for_what_it_is() {
+    // The exercise is a plain filter: its cases could not tell a counting program apart.
+    let out = tutor()
+        .args(["grade", "--counting", "--", "python3", "bloom.py"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--counting is not graded"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn experiment_writes_an_svg_chart() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("chart.svg");
