@@ -18,7 +18,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 ///
 /// On any failure (disk full, a file size limit, a read-only folder) the temporary file is
 /// removed and `path` is left as it was. A process killed mid-write leaves the old file too,
-/// and at worst a stray `.NAME.*.tmp` beside it.
+/// and a stray `.NAME.PID.*.tmp` beside it, which the next write removes once that process
+/// is gone and the file is a minute old.
 ///
 /// A symbolic link at `path` is followed, so the link stays and its target is replaced. An
 /// existing `path` that is not a regular file (a folder, a FIFO, `/dev/null`) is refused
@@ -71,7 +72,65 @@ pub fn write_atomically_with(
     if let Ok(d) = File::open(&dir) {
         let _ = d.sync_all();
     }
+    sweep_strays(&dir, &name.to_string_lossy());
     Ok(())
+}
+
+/// How old a stray temporary file must be before it is removed: a writer that is alive
+/// renames its file within moments, so one this old was left by a process that was killed.
+const STRAY_AGE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Removes the `.NAME.PID.*.tmp` files that killed writers left beside `NAME` in `dir`:
+/// those of a process that no longer runs (where the system can tell) and older than
+/// [`STRAY_AGE`], so that a writer running now never loses its file. Best effort.
+fn sweep_strays(dir: &Path, name: &str) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|f| f.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let Some(pid) = rest.split('.').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age >= STRAY_AGE);
+        if old && pid != std::process::id() && !process_runs(pid) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process with this id runs now (on systems that cannot tell: assume it does
+/// not, and let the age alone decide).
+fn process_runs(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = i32::try_from(pid) else {
+            return false;
+        };
+        // Signal 0 checks without sending; EPERM means it runs as another user.
+        match nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None) {
+            Ok(()) => true,
+            Err(e) => e != nix::errno::Errno::ESRCH,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        false
+    }
 }
 
 /// Why [`read_regular_capped`] read nothing.
@@ -268,6 +327,36 @@ mod tests {
             .collect();
         names.sort();
         names
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn strays_of_killed_writers_are_swept_and_a_live_writers_file_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("basics.json");
+        // A process that has ended: its id is free (until reused, which the age check covers).
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let old = SystemTime::now() - STRAY_AGE - std::time::Duration::from_secs(5);
+        let stray = |pid: u32, tag: &str, modified: SystemTime| {
+            let p = dir.path().join(format!(".basics.json.{pid}.{tag}.0.tmp"));
+            File::create(&p).unwrap().set_modified(modified).unwrap();
+            p
+        };
+        let killed = stray(dead, "1", old);
+        let fresh = stray(dead, "2", SystemTime::now());
+        let running = stray(std::process::id(), "3", old);
+        let other = dir.path().join(".notes.json.1.1.0.tmp");
+        File::create(&other).unwrap().set_modified(old).unwrap();
+        write_atomically(&path, b"{}").unwrap();
+        assert!(!killed.exists(), "an old stray of a gone process stays");
+        assert!(
+            fresh.exists(),
+            "a new temporary file may be a writer's at work"
+        );
+        assert!(running.exists(), "a running process's file was removed");
+        assert!(other.exists(), "another file's temporary file was removed");
     }
 
     #[test]
