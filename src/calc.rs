@@ -295,17 +295,18 @@ pub fn run(args: &CalcArgs, out: &mut impl Write) -> anyhow::Result<()> {
     if args.json {
         #[derive(Serialize)]
         struct Json {
-            items: f64,
-            bits: f64,
-            bytes: f64,
+            // Counts are integers; only the ratios are fractions.
+            items: u64,
+            bits: u64,
+            bytes: u64,
             bits_per_key: f64,
             hashes: u32,
             fp: f64,
         }
         let json = Json {
-            items: s.items as f64,
-            bits: s.bits as f64,
-            bytes: s.bits.div_ceil(8) as f64,
+            items: s.items,
+            bits: s.bits,
+            bytes: s.bits.div_ceil(8),
             bits_per_key: s.bits as f64 / s.items as f64,
             hashes: s.hashes,
             fp: s.fp,

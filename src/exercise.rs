@@ -14,7 +14,7 @@ use crate::grade::{self, cases};
 use crate::invoked;
 use crate::piped::ScriptRunner;
 use crate::render::help::filter_name;
-use crate::render::wrap::{Width, Wrapped, wrap_line};
+use crate::render::wrap::{CODE_INDENT, PIPED_WIDTH, Width, Wrapped, wrap_line, wrap_note};
 use crate::script::reader::Source;
 
 /// Runs `bloom-tutor exercise` as `args` asks: the statement, or one starter program.
@@ -185,18 +185,22 @@ struct CaseFacts {
     count: usize,
     shortest_key: usize,
     longest_key: usize,
+    /// Some key holds a tab.
+    tabs: bool,
     beyond_ascii: String,
 }
 
 fn case_facts(spec: FilterSpec) -> CaseFacts {
     let all = cases::builtin(spec);
     let (mut shortest_key, mut longest_key) = (usize::MAX, 0);
+    let mut tabs = false;
     let mut beyond_ascii = BTreeSet::new();
     for case in &all {
         for line in String::from_utf8_lossy(&case.script).lines() {
             if let Some((_, key)) = line.split_once(' ') {
                 shortest_key = shortest_key.min(key.len());
                 longest_key = longest_key.max(key.len());
+                tabs |= key.contains('\t');
                 beyond_ascii.extend(key.chars().filter(|c| !c.is_ascii()));
             }
         }
@@ -206,6 +210,7 @@ fn case_facts(spec: FilterSpec) -> CaseFacts {
         count: all.len(),
         shortest_key,
         longest_key,
+        tabs,
         beyond_ascii: chars.join(", "),
     }
 }
@@ -245,7 +250,9 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
     say("The rules your program must follow:".into());
     say(
         "- The command is the line up to its first space. The key is every byte after that \
-         space, spaces included: `ADD hello world` adds the key `hello world`."
+         space up to the end of the line: it may hold any bytes but a newline, and spaces and \
+         tabs belong to it, at the start and at the end too. `ADD hello world` adds the key \
+         `hello world`, and `ADD  fig`, with two spaces, adds the key ` fig`."
             .into(),
     );
     say(
@@ -278,9 +285,11 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
     say(format!(
         "- It sends only ADD, CHECK and BITS, in capitals, with one space after ADD and CHECK, \
          each line ending in \\n (never \\r\\n). Keys are UTF-8 text of {} to {} bytes: \
-         letters, digits, punctuation and spaces (even at the start: `ADD  fig`, with two \
-         spaces, adds the key ` fig`), and the characters {}.",
-        facts.shortest_key, facts.longest_key, facts.beyond_ascii
+         letters, digits, punctuation, spaces{}, and the characters {}.",
+        facts.shortest_key,
+        facts.longest_key,
+        if facts.tabs { ", tabs" } else { "" },
+        facts.beyond_ascii
     ));
     say(
         "- It does not check stderr (a failing case shows its last lines), lowercase \
@@ -303,24 +312,9 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
          commentary on the command, just before its answer, if it has one."
             .into(),
     );
-    for line in &explained {
+    for line in narrower(explained, PIPED_WIDTH - CODE_INDENT) {
         say(format!("    {line}"));
     }
-    say(String::new());
-    say(
-        "Save the example's commands as a file, then run your program on it, and the tutor \
-         too; the answers must be the same:"
-            .into(),
-    );
-    say(format!(
-        "    {tutor} exercise{flag} --example > example.txt"
-    ));
-    say(format!(
-        "    {} < example.txt",
-        run_command(Language::Python, scheme)
-    ));
-    say(format!("    {tutor}{flag} < example.txt"));
-    say(format!("    {tutor}{flag} --explain < example.txt"));
     say(String::new());
     say(
         "A starter program does the reading and the writing, and leaves the bit array and the \
@@ -334,8 +328,37 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
             language.file(stem(scheme))
         ));
     }
-    say("Then grade it:".into());
+    say(
+        "Build a C program with the first command, a Rust one with the second (Python needs no \
+         build):"
+            .into(),
+    );
     for language in Language::ALL {
+        if let Some(build) = build_command(language, scheme) {
+            say(format!("    {build}"));
+        }
+    }
+    say(String::new());
+    say(format!(
+        "Save the example's commands as a file, then run your program on it, and the tutor \
+         too; the answers must be the same. A C or Rust program runs as `{}`:",
+        run_command(Language::C, scheme)
+    ));
+    say(format!(
+        "    {tutor} exercise{flag} --example > example.txt"
+    ));
+    say(format!(
+        "    {} < example.txt",
+        run_command(Language::Python, scheme)
+    ));
+    say(format!("    {tutor}{flag} < example.txt"));
+    say(format!("    {tutor}{flag} --explain < example.txt"));
+    say(String::new());
+    say(
+        "Then grade it: the first command grades a Python program, the second a C or Rust one:"
+            .into(),
+    );
+    for language in [Language::Python, Language::C] {
         say(format!("    {}", grade_command(language, scheme, tutor)));
     }
     say(format!(
@@ -373,19 +396,49 @@ fn run_command(language: Language, scheme: Scheme) -> String {
     }
 }
 
-/// The command that builds (if needed) and grades a solution in `language`.
+/// The command that grades a solution in `language` (once it is built).
 fn grade_command(language: Language, scheme: Scheme, tutor: &str) -> String {
-    let grade = format!(
+    format!(
         "{tutor} grade{} -- {}",
         scheme_flag(scheme),
         run_command(language, scheme)
-    );
+    )
+}
+
+/// The command that builds a solution in `language`, if it needs building.
+fn build_command(language: Language, scheme: Scheme) -> Option<String> {
     let s = stem(scheme);
     match language {
-        Language::Python => grade,
-        Language::C => format!("cc -O2 -o {s} {s}.c && {grade}"),
-        Language::Rust => format!("rustc -O {s}.rs && {grade}"),
+        Language::Python => None,
+        Language::C => Some(format!("cc -O2 -o {s} {s}.c")),
+        Language::Rust => Some(format!("rustc -O {s}.rs")),
     }
+}
+
+/// `--explain` output wrapped again to fit `width` columns. The example's commentary (ADD
+/// and CHECK) is one line a command, which the runner wrapped at the window's width with its
+/// later lines hung two spaces in (`#   `): those are joined first, then wrapped anew.
+fn narrower(lines: Vec<String>, width: usize) -> Vec<String> {
+    let mut joined: Vec<String> = Vec::new();
+    for line in lines {
+        match (line.strip_prefix("#   "), joined.last_mut()) {
+            (Some(rest), Some(last)) if last.starts_with("# ") => {
+                last.push(' ');
+                last.push_str(rest.trim_start());
+            }
+            _ => joined.push(line),
+        }
+    }
+    joined
+        .into_iter()
+        .flat_map(|line| match line.strip_prefix("# ") {
+            Some(text) => wrap_note(text, width - 2)
+                .into_iter()
+                .map(|part| format!("# {part}"))
+                .collect(),
+            None => vec![line],
+        })
+        .collect()
 }
 
 /// Width of a starter program's comments, the comment mark included.
@@ -486,6 +539,35 @@ mod tests {
             text.contains("bloom-tutor grade --scheme djb2-fnv -- ./bloom"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn code_lines_fit_80_columns_but_for_a_long_bits_answer() {
+        for scheme in Scheme::ALL {
+            for line in statement(scheme, "bloom-tutor") {
+                let code = line.trim_start();
+                if line.len() - code.len() < CODE_INDENT {
+                    // Prose: the renderer wraps it.
+                    continue;
+                }
+                let bits_answer = code.bytes().all(|b| b == b'0' || b == b'1');
+                assert!(
+                    bits_answer || textwrap::core::display_width(&line) <= PIPED_WIDTH,
+                    "{scheme}: a code line is wider than {PIPED_WIDTH} columns:\n{line}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_statement_says_what_a_key_may_hold() {
+        let text = statement(Scheme::ByteSum, "bloom-tutor").join("\n");
+        assert!(text.contains("any bytes but a"), "{text}");
+        assert!(
+            case_facts(FilterSpec::lesson()).tabs,
+            "the cases send a tab"
+        );
+        assert!(text.contains("spaces, tabs,"), "{text}");
     }
 
     #[test]

@@ -536,6 +536,18 @@ pub fn parse_rate(text: &str) -> Result<f64, UnitError> {
     }
 }
 
+/// Items as a sentence lists them: `54`, `54 and 45` or `3, 15 and 11`.
+pub fn and_list<T: fmt::Display>(items: &[T]) -> String {
+    match items.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => {
+            let rest: Vec<String> = rest.iter().map(T::to_string).collect();
+            format!("{} and {last}", rest.join(", "))
+        }
+        None => String::new(),
+    }
+}
+
 /// A whole number with thousands separators: `1,150,207,006`.
 pub fn group(n: u64) -> String {
     let digits = n.to_string();
@@ -808,6 +820,17 @@ mod tests {
             in_range("1GiB"),
             Err(UnitError::OutOfRange { .. })
         ));
+    }
+
+    #[test]
+    fn lists_read_as_a_sentence() {
+        assert_eq!(and_list::<u64>(&[]), "");
+        assert_eq!(and_list(&[54]), "54");
+        assert_eq!(and_list(&[54, 45]), "54 and 45");
+        assert_eq!(
+            and_list(&["sheep", "shark", "fish"]),
+            "sheep, shark and fish"
+        );
     }
 
     #[test]

@@ -369,7 +369,7 @@ pub fn floor_mod(h: i32, m: u64) -> u64 {
 }
 
 /// MurmurHash3 x86 32-bit (Austin Appleby's reference), read as a signed 32-bit integer
-/// as Python's `mmh3.hash` returns it.
+/// as `mmh3.hash` returns it in Python (the `mmh3` package on PyPI).
 pub fn murmur3_32(key: &[u8], seed: u32) -> i32 {
     const C1: u32 = 0xcc9e_2d51;
     const C2: u32 = 0x1b87_3593;
@@ -498,7 +498,7 @@ mod tests {
 
     #[test]
     fn murmur3_is_signed_like_mmh3() {
-        // mmh3.hash("foo") == -156908512 in Python.
+        // mmh3.hash("foo") == -156908512 in Python, with the `mmh3` package from PyPI.
         assert_eq!(murmur3_32(b"foo", 0), -156908512);
         assert_eq!(floor_mod(-156908512, 100), 88);
     }

@@ -10,7 +10,7 @@ use crate::engine::scheme::{FilterSpec, Scheme, byte_sums, murmur3_32};
 use crate::engine::theory;
 use crate::experiment::{Plan, measure};
 use crate::invoked;
-use crate::units::group;
+use crate::units::{and_list, group};
 
 /// One lesson: a filter to work on and the steps to go through.
 #[derive(Debug, Clone)]
@@ -71,6 +71,17 @@ fn slip(expect: Expect, why: impl Into<String>) -> Slip {
     }
 }
 
+/// The slip of answering h2 where h1 was asked for: the method, not the answer.
+fn h2_for_h1(h2: u64) -> Slip {
+    slip(
+        Expect::number(h2 as f64),
+        format!(
+            "{h2} is h2, which multiplies each byte by its place first. h1 just adds the bytes, \
+             then takes mod 64."
+        ),
+    )
+}
+
 impl Slip {
     /// After this slip, `hint` goes on from hint number `n` (0 is the first).
     fn then_hint(mut self, n: usize) -> Slip {
@@ -101,16 +112,6 @@ fn bytes(key: &str) -> String {
         .map(|b| b.to_string())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `54`, `54 and 45` or `3, 15 and 11`.
-fn and_list(items: &[u64]) -> String {
-    let shown: Vec<String> = items.iter().map(u64::to_string).collect();
-    match shown.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    }
 }
 
 /// A number with at most four decimals, without trailing zeros: `0.75`, `0.5625`.
@@ -258,6 +259,13 @@ fn basics() -> Lesson {
     let fig = positions(&spec, "fig");
     let lime = positions(&spec, "lime");
     let (lime1, lime2) = byte_sums(b"lime");
+    // h2 with the weights counted from the end: 108*4 + 105*3 + 109*2 + 101*1.
+    let lime_reversed: u128 = b"lime"
+        .iter()
+        .rev()
+        .zip(1u128..)
+        .map(|(&b, w)| u128::from(b) * w)
+        .sum();
     let (cafe1, _) = byte_sums("café".as_bytes());
     let cafe_chars: u32 = "café".chars().map(u32::from).sum();
     let sun = positions(&spec, "sun");
@@ -330,11 +338,14 @@ fn basics() -> Lesson {
                         "Add the bytes: 102 + 105 + 103.".into(),
                         format!("102 + 105 + 103 = {fig1}. Now take the remainder after dividing by 64."),
                     ],
-                    slips: vec![slip(
-                        Expect::number(n(fig1)),
-                        format!("{fig1} is the sum. The position must be below 64: take {fig1} mod 64."),
-                    )
-                    .then_hint(1)],
+                    slips: vec![
+                        slip(
+                            Expect::number(n(fig1)),
+                            format!("{fig1} is the sum. The position must be below 64: take {fig1} mod 64."),
+                        )
+                        .then_hint(1),
+                        h2_for_h1(fig[1]),
+                    ],
                     reveal: vec![],
                     after: vec![format!("h1 = {fig1} mod 64 = {}.", fig[0])],
                 }),
@@ -360,6 +371,14 @@ fn basics() -> Lesson {
                             format!("{fig2} is the weighted sum. Take it mod 64."),
                         )
                         .then_hint(1),
+                        slip(
+                            Expect::number(fig[0] as f64),
+                            format!(
+                                "{} is h1, the plain sum. h2 multiplies each byte by its place \
+                                 before adding.",
+                                fig[0]
+                            ),
+                        ),
                         slip(
                             Expect::number(n((fig2 - fig1) % m)),
                             "It looks like your weights started at 0, so the first byte added \
@@ -392,6 +411,8 @@ fn basics() -> Lesson {
                         format!("h1: 108 + 105 + 109 + 101 = {lime1}, then mod 64."),
                         format!("h2: 108*1 + 105*2 + 109*3 + 101*4 = {lime2}, then mod 64."),
                     ],
+                    // Wrong answers get a word on the method: the general feedback would
+                    // name the missing position, which is the answer.
                     slips: vec![
                         slip(
                             Expect::positions([(lime1 % m) as u64, ((lime2 - lime1) % m) as u64]),
@@ -400,6 +421,28 @@ fn basics() -> Lesson {
                         slip(
                             Expect::positions([lime1 as u64, lime2 as u64]),
                             "Those are the sums; each position is the sum mod 64.",
+                        ),
+                        slip(
+                            Expect::positions([lime[0]]),
+                            "That is h1, one of the two. Now h2: each byte times its place, \
+                             added up, mod 64.",
+                        ),
+                        slip(
+                            Expect::positions([lime[1]]),
+                            "That is h2, one of the two. Now h1: the bytes added up, mod 64.",
+                        ),
+                        slip(
+                            Expect::positions([lime[0], lime2 as u64]),
+                            "h1 is right, and so is the weighted sum; take it mod 64 too.",
+                        ),
+                        slip(
+                            Expect::positions([lime1 as u64, lime[1]]),
+                            "h2 is right, and so is the sum of the bytes; take it mod 64 too.",
+                        ),
+                        slip(
+                            Expect::positions([lime[0], (lime_reversed % m) as u64]),
+                            "h1 is right. For h2 the first byte has weight 1 and the last \
+                             weight 4, not the other way round.",
                         ),
                     ],
                     reveal: vec![],
@@ -424,6 +467,7 @@ fn basics() -> Lesson {
                              195 and 169.",
                         ),
                         slip(Expect::number(n(cafe1)), format!("{cafe1} is the sum; take it mod 64.")),
+                        h2_for_h1(positions(&spec, "café")[1]),
                     ],
                     reveal: vec![],
                     after: arithmetic(
@@ -615,7 +659,9 @@ fn basics() -> Lesson {
             Step {
                 say: lines(
                     "Real filters are sized for their keys. With m bits and n keys, the best\n\
-                     number of hashes is k = (m/n) * ln(2), rounded.",
+                     number of hashes is k = (m/n) * ln(2), rounded. Why: more hashes check\n\
+                     more bits for each key, but also fill the filter faster; the two balance\n\
+                     when about half the bits are 1, and this k sets about half of them.",
                 ),
                 question: Some(Question {
                     id: "best-k",
@@ -635,7 +681,9 @@ fn basics() -> Lesson {
                 say: lines(
                     "The bits needed for n keys at false-positive rate p are, rounded up:\n\
                      \x20 m = -n * ln(p) / ln(2)^2\n\
-                     ln(0.01) is about -4.605, and ln(2)^2 is about 0.4805.",
+                     Why: with the best k about half the bits are 1, so p = (1/2)^k; put in\n\
+                     k = (m/n) * ln(2) and solve for m. ln(0.01) is about -4.605, and ln(2)^2\n\
+                     is about 0.4805.",
                 ),
                 question: Some(Question {
                     id: "bits-for-one-percent",
@@ -716,8 +764,9 @@ fn sizing() -> Lesson {
             Step {
                 say: vec![format!(
                     "A key never added is a false positive when all {k} of its bits are set. \
-                     With X of the m bits set, that chance is about (X/m)^k: here X = {set}, \
-                     m = {m} and k = {k}."
+                     With X of the m bits set, a position that falls at random lands on a set \
+                     bit with chance X/m, so all k of them do with chance about (X/m)^k. Here X \
+                     is {set}, m is {m} and k is {k}."
                 )],
                 question: Some(Question {
                     id: "rate-from-fill",
@@ -745,6 +794,10 @@ fn sizing() -> Lesson {
                      keys, alone:"
                         .into(),
                     "  (1 - e^(-k*n/m))^k".into(),
+                    "Why: each of the k*n positions the keys set misses a given bit with chance \
+                     (1 - 1/m), so a bit is still 0 with chance (1 - 1/m)^(k*n), which is about \
+                     e^(-k*n/m); a key never added needs all k of its bits to be 1."
+                        .into(),
                     format!(
                         "Here k*n/m = {k}*3/{m} = {}, and e^(-{}) is about {:.3}.",
                         dec(f64::from(k) * 3.0 / m as f64),
@@ -783,17 +836,28 @@ fn sizing() -> Lesson {
                         ),
                     ],
                     reveal: vec![],
-                    after: vec![format!(
-                        "{:.1}% from the formula, {:.1}% from the bits set: close, as they should \
-                         be. STATS shows both.",
-                        one_decimal(p3),
-                        one_decimal(fill)
-                    )],
+                    after: vec![
+                        format!(
+                            "{:.1}% from the formula, {:.1}% from the bits set: close, as they \
+                             should be. STATS shows both.",
+                            one_decimal(p3),
+                            one_decimal(fill)
+                        ),
+                        "STATS also goes the other way, from bits to keys: m * (1 - e^(-k*n/m)) \
+                         is the number of bits set to expect, and -(m/k)*ln(1 - X/m) solves \
+                         that for n, from the X bits set."
+                            .into(),
+                    ],
                 }),
                 ..Step::default()
             },
             Step {
-                say: lines("The best k for m bits and n keys is (m/n) * ln(2), rounded."),
+                say: lines(
+                    "The best k for m bits and n keys is (m/n) * ln(2), rounded. Why: more\n\
+                     hashes check more bits for each key, but also fill the filter faster; the\n\
+                     two balance when about half the bits are still 0, that is when\n\
+                     e^(-k*n/m) = 1/2, and that k is (m/n) * ln(2).",
+                ),
                 question: Some(Question {
                     id: "best-k-16",
                     ask: format!("For m = {m} and n = 3, what is the best k?"),
@@ -875,7 +939,9 @@ fn sizing() -> Lesson {
                 say: lines(
                     "Sizing turns it around: choose the rate, and get the bits, rounded up:\n\
                      \x20 m = -n * ln(p) / ln(2)^2\n\
-                     with ln(0.01) about -4.605 and ln(2)^2 about 0.4805.",
+                     Why: with the best k half the bits are 1, so p = (1/2)^k; put in\n\
+                     k = (m/n) * ln(2) and solve for m. ln(0.01) is about -4.605 and ln(2)^2\n\
+                     about 0.4805.",
                 ),
                 question: Some(Question {
                     id: "bits-for-six",
@@ -950,10 +1016,13 @@ fn hash_quality() -> Lesson {
                         "h1 adds the same bytes in another order.".into(),
                         format!("97 + 98 + 99 = {abc1}, then mod 64."),
                     ],
-                    slips: vec![slip(
-                        Expect::number(abc1 as f64),
-                        format!("{abc1} is the sum; the position is the sum mod 64."),
-                    )],
+                    slips: vec![
+                        slip(
+                            Expect::number(abc1 as f64),
+                            format!("{abc1} is the sum; the position is the sum mod 64."),
+                        ),
+                        h2_for_h1(cba[1]),
+                    ],
                     reveal: vec!["EXPLAIN cba".into()],
                     after: lines(
                         "Same bytes, same h1: cba lands on the bit abc set. Only h2 tells\n\
@@ -1000,6 +1069,11 @@ fn hash_quality() -> Lesson {
                             rate(bytesum),
                             bytesum / theory
                         ),
+                        "The formula, and STATS's (X/m)^k too, assume that each of a key's \
+                         positions falls at random, apart from the others. Byte sums do not: \
+                         they crowd into the first bits, and every rearrangement of a key \
+                         shares its h1, so far more keys never added find all their bits set."
+                            .into(),
                         format!(
                             "`{tutor} experiment -m {m} -n {n} --steps 1` measures the same and \
                              prints these numbers in its measured column; without --steps 1 it \
@@ -1093,17 +1167,18 @@ fn deletion() -> Lesson {
             Step {
                 say: vec![
                     format!(
-                        "A plain Bloom filter cannot remove a key: date sets bits {} and {}, sun sets {} and {},",
+                        "A plain Bloom filter cannot remove a key: date sets bits {} and {}, sun \
+                         sets {} and {}, so clearing date's bits would clear bit {shared}, which \
+                         sun needs too.",
                         date[0], date[1], sun[0], sun[1]
                     ),
+                    "A counting filter keeps a small counter at each position instead of a bit. \
+                     ADD adds 1 to each of the key's counters, REMOVE subtracts 1, and CHECK \
+                     answers MAYBE when all of the key's counters are above 0."
+                        .into(),
                     format!(
-                        "so clearing date's bits would clear bit {shared}, which sun needs too."
-                    ),
-                    "A counting filter keeps a small counter at each position instead of a bit.".into(),
-                    "ADD adds 1 to each of the key's counters, REMOVE subtracts 1, and CHECK".into(),
-                    "answers MAYBE when all of the key's counters are above 0.".into(),
-                    format!(
-                        "This lesson's filter has {m} counters of {b} bits. The tutor adds date, sun and fig:"
+                        "This lesson's filter has {m} counters of {b} bits. The tutor adds date, \
+                         sun and fig:"
                     ),
                 ],
                 setup: owned(&s1),
@@ -1229,19 +1304,28 @@ fn deletion() -> Lesson {
                         Expect::word(&[not(fig_after_removes)]),
                         "A full counter stays full: it no longer knows how many ADDs it lost, so REMOVE never lowers it.",
                     )],
-                    reveal: vec![],
-                    after: vec![],
+                    // One REMOVE shows what each of the four does; step 6 runs all four.
+                    reveal: vec!["REMOVE fig".into()],
+                    after: lines(
+                        "Every REMOVE fig goes the same way, so however often fig is removed,\n\
+                         CHECK fig still answers MAYBE.",
+                    ),
                 }),
             },
             Step {
-                say: lines("The tutor removes fig four times:"),
+                say: vec![format!(
+                    "The tutor has now removed fig as often as it was added. Counters {} and {} \
+                     are still {}.",
+                    fig[0],
+                    fig[1],
+                    after6.value(fig[0])
+                )],
                 setup: owned(&s6),
-                quiet: false,
+                quiet: true,
                 question: Some(Question {
                     id: "memory",
                     ask: format!(
-                        "fig's counters stay at {max}: a saturated counter never comes down, so fig answers \
-                         MAYBE for good. And the price of REMOVE: how many bits do {m} counters of {b} bits take?"
+                        "The price of REMOVE is memory: how many bits do {m} counters of {b} bits take?"
                     ),
                     expect: Expect::number((m * b) as f64),
                     hints: vec![format!("{m} counters times {b} bits each.")],
@@ -1255,7 +1339,7 @@ fn deletion() -> Lesson {
                             format!("{} bits is for 4-bit counters; these have {b}.", m * 4),
                         ),
                     ],
-                    reveal: vec!["STATS".into()],
+                    reveal: vec!["CHECK fig".into(), "STATS".into()],
                     after: vec![format!(
                         "With the usual 4-bit counters (0 to 15) it is {} bits, 4 times a plain filter's {m}.",
                         m * 4
@@ -1264,9 +1348,11 @@ fn deletion() -> Lesson {
             },
             Step {
                 say: vec![
-                    "A filter can also be kept. SAVE file writes its shape and its bits or counters to a".into(),
-                    "file with a checksum, all or nothing; LOAD file reads it back. The file holds no keys,".into(),
-                    "so after LOAD the tutor no longer knows which keys were added.".into(),
+                    "A filter can also be kept. SAVE file writes its shape and its bits or \
+                     counters to a file with a checksum, all or nothing; LOAD file reads it \
+                     back. The file holds no keys, so after LOAD the tutor no longer knows which \
+                     keys were added."
+                        .into(),
                     "UNION file ORs a saved filter of the same shape into this one.".into(),
                     format!(
                         "Filter A holds fig (bits {} and {}), filter B holds lime (bits {} and {}).",

@@ -9,7 +9,7 @@ use crate::escape;
 use crate::script::session::{
     Example, Explained, FileReport, MergeReport, Outcome, Recall, Removed, Stats,
 };
-use crate::units::{percent, rate};
+use crate::units::{and_list, percent, rate};
 
 /// What an outcome's commentary is to the person reading it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,7 +247,7 @@ fn are_zero(noun: &str, zeros: &[u64]) -> String {
     } else {
         (format!("{noun}s"), "are")
     };
-    format!("{noun} {} {verb} 0", join(zeros.iter().copied()))
+    format!("{noun} {} {verb} 0", and_list(zeros))
 }
 
 /// One line on a CHECK: which bit makes NO certain, or what kind of MAYBE it is. In a counting
@@ -337,7 +337,7 @@ pub(crate) fn checked(
                     } else {
                         "counters"
                     },
-                    join(full.iter().copied()) + if full.len() == 1 { " is" } else { " are" }
+                    and_list(&full) + if full.len() == 1 { " is" } else { " are" }
                 )
             };
             format!(
@@ -353,24 +353,38 @@ pub(crate) fn checked(
     }
 }
 
-/// "bit 22 was set by date, bit 39 by lime": the remembered key that first set each bit.
+/// "bit 22 was set by date, bit 39 by lime", or "bits 30 and 22 were set by date": the
+/// remembered key that first set each bit, each key named once.
 fn blame(recall: Recall<'_>, positions: &[u64]) -> String {
     let unknown = match recall.full() {
         Some(Limit::SavedFile) => "a key from a saved filter",
         Some(Limit::Keys | Limit::Bytes) | None => "a key added after the tutor's memory filled",
     };
-    distinct(positions.iter().copied())
-        .into_iter()
+    // Each setter with its bits, in the order the bits come.
+    let mut groups: Vec<(String, Vec<u64>)> = Vec::new();
+    for p in distinct(positions.iter().copied()) {
+        let by = match recall.setter_of(p) {
+            Some(k) => show_key(k),
+            None => unknown.to_string(),
+        };
+        match groups.iter_mut().find(|(k, _)| *k == by) {
+            Some((_, bits)) => bits.push(p),
+            None => groups.push((by, vec![p])),
+        }
+    }
+    groups
+        .iter()
         .enumerate()
-        .map(|(i, p)| {
-            let by = match recall.setter_of(p) {
-                Some(k) => show_key(k),
-                None => unknown.to_string(),
+        .map(|(i, (by, bits))| {
+            let (noun, verb) = match bits.len() {
+                1 => ("bit", "was"),
+                _ => ("bits", "were"),
             };
+            let bits = and_list(bits);
             if i == 0 {
-                format!("bit {p} was set by {by}")
+                format!("{noun} {bits} {verb} set by {by}")
             } else {
-                format!("bit {p} by {by}")
+                format!("{noun} {bits} by {by}")
             }
         })
         .collect::<Vec<_>>()
@@ -443,22 +457,31 @@ pub(crate) fn removed(r: &Removed<'_>) -> Vec<String> {
                 });
             }
             if f.lost > f.victims.len() {
+                let more = f.lost - f.victims.len();
                 lines.push(format!(
-                    "  ... and {} more keys lost counts",
-                    f.lost - f.victims.len()
+                    "  ... and {more} more {} lost counts",
+                    plural(more as u64, "key", "keys")
                 ));
             }
+            let rule = "a counting filter must only REMOVE keys that are in it (added, and not \
+                        removed since)";
             lines.push(match (f.lost, f.false_negatives) {
                 (0, _) => "no key the tutor remembers lost a count this time".to_string(),
+                (1, 0) => {
+                    "1 added key lost counts; it does not answer NO yet, but it is closer to it"
+                        .to_string()
+                }
                 (lost, 0) => format!(
-                    "{lost} added {} lost counts; none answers NO yet, but each is closer to it",
-                    if lost == 1 { "key" } else { "keys" }
+                    "{lost} added keys lost counts; none answers NO yet, but each is closer to it"
                 ),
+                (1, _) => format!("the added key that lost counts now answers NO: {rule}"),
+                (2, 2) => format!("both added keys that lost counts now answer NO: {rule}"),
+                (lost, wrong) if wrong >= lost => {
+                    format!("all {lost} added keys that lost counts now answer NO: {rule}")
+                }
                 (lost, wrong) => format!(
-                    "{wrong} of the {lost} added {} that lost counts now {} NO: a counting filter \
-                     must only REMOVE keys that are in it (added, and not removed since)",
-                    if lost == 1 { "key" } else { "keys" },
-                    if wrong == 1 { "answers" } else { "answer" }
+                    "{wrong} of the {lost} added keys that lost counts now {} NO: {rule}",
+                    plural(wrong as u64, "answers", "answer")
                 ),
             });
         }
@@ -473,15 +496,14 @@ pub(crate) fn removed(r: &Removed<'_>) -> Vec<String> {
 
 /// The line on a CLEAR.
 pub(crate) fn cleared(spec: &FilterSpec) -> String {
-    format!(
-        "CLEAR: all {} {} are 0 again and every key is forgotten",
-        spec.bits(),
-        if spec.counting().is_some() {
-            "counters"
-        } else {
-            "bits"
-        }
-    )
+    let (one, many) = match spec.counting() {
+        Some(_) => ("counter", "counters"),
+        None => ("bit", "bits"),
+    };
+    match spec.bits() {
+        1 => format!("CLEAR: the 1 {one} is 0 again and every key is forgotten"),
+        m => format!("CLEAR: all {m} {many} are 0 again and every key is forgotten"),
+    }
 }
 
 /// A file name as the command gave it, shown escaped.
@@ -491,17 +513,22 @@ fn show_path(path: &[u8]) -> String {
 
 /// "1 key added", "3 keys added".
 fn keys_added(n: u64) -> String {
-    format!("{n} {} added", if n == 1 { "key" } else { "keys" })
+    format!("{} added", count(n, "key", "keys"))
+}
+
+/// "1 bit", "6 bits": a count and its noun.
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The line on a SAVE.
 pub(crate) fn saved(path: &[u8], r: &FileReport) -> String {
     format!(
-        "SAVE {}: {}, {} bits set, {}, in {} bytes (checksum {:08x}); the keys themselves are \
+        "SAVE {}: {}, {} set, {}, in {} bytes (checksum {:08x}); the keys themselves are \
          not saved",
         show_path(path),
         r.spec,
-        r.bits_set,
+        count(r.bits_set, "bit", "bits"),
         keys_added(r.keys),
         r.file.len,
         r.file.checksum
@@ -511,11 +538,11 @@ pub(crate) fn saved(path: &[u8], r: &FileReport) -> String {
 /// The line on a LOAD: what the filter is now, and that its keys are unknown.
 pub(crate) fn loaded(path: &[u8], r: &FileReport) -> String {
     format!(
-        "LOAD {}: {}, {} bits set, {}; a saved filter holds no keys, so the tutor no longer \
+        "LOAD {}: {}, {} set, {}; a saved filter holds no keys, so the tutor no longer \
          knows which keys were added",
         show_path(path),
         r.spec,
-        r.bits_set,
+        count(r.bits_set, "bit", "bits"),
         keys_added(r.keys)
     )
 }
@@ -536,9 +563,9 @@ pub(crate) fn merged(path: &[u8], r: &MergeReport) -> Vec<String> {
         (Merge::Intersect, true) => ("INTERSECT", "each counter is the smaller of the two"),
     };
     let mut lines = vec![format!(
-        "{word} {}: {} bits set here and {} in the file, {} after: {rule}",
+        "{word} {}: {} set here and {} in the file, {} after: {rule}",
         show_path(path),
-        r.ours,
+        count(r.ours, "bit", "bits"),
         r.theirs,
         r.after
     )];
@@ -567,10 +594,18 @@ pub(crate) fn merged(path: &[u8], r: &MergeReport) -> Vec<String> {
                         }
                     ));
                 }
-                Example::NoneFound { looked_at } => lines.push(format!(
-                    "none of the {looked_at} keys the tutor knows to be in just one of the sets \
-                     answers MAYBE this time"
-                )),
+                Example::NoneFound { looked_at } => lines.push(match looked_at {
+                    0 => "the tutor knows no key that is in just one of the sets, so it cannot \
+                          point at such a key here"
+                        .to_string(),
+                    1 => "the one key the tutor knows to be in just one of the sets does not \
+                          answer MAYBE this time"
+                        .to_string(),
+                    n => format!(
+                        "none of the {n} keys the tutor knows to be in just one of the sets \
+                         answers MAYBE this time"
+                    ),
+                }),
                 Example::FileKeysUnknown => lines.push(
                     "the tutor knows the keys only of filters saved in this session, so it \
                      cannot point at such a key here"
@@ -781,13 +816,18 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
             "bits set: {set} of {m} ({})",
             percent(set as f64 / m as f64)
         ),
+        // Both assume a key's positions fall at random, each apart from the others: byte
+        // sums break that, so the words say so (HELP STATS says why).
+        "chance of a false positive, if positions were independent:".to_string(),
         format!(
-            "chance of a false positive now, (bits set / m)^k = ({set}/{m})^{k} = {}",
+            "  from the X = {set} {} set, (X/m)^k = ({set}/{m})^{k} = {}",
+            plural(set, "bit", "bits"),
             rate(s.fp_fill)
         ),
         format!(
-            "textbook estimate, (1 - e^(-kn/m))^k with n = {} = {}",
+            "  textbook, from n = {} {}, (1 - e^(-kn/m))^k = {}",
             s.n,
+            if s.n == 1.0 { "key" } else { "keys" },
             rate(s.fp_textbook)
         ),
         if s.keys_from_fill.is_finite() {
@@ -810,12 +850,14 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
     if let (Some(width), Some(full)) = (s.spec.counting(), s.saturated) {
         let b = u64::from(width.get());
         lines.push(format!(
-            "counters: {b} bits each, 0 to {}; {full} saturated (a full counter can never come \
-             down again)",
+            "counters: {} each, 0 to {}; {full} saturated (a full counter can never come down \
+             again)",
+            count(b, "bit", "bits"),
             width.max()
         ));
         lines.push(format!(
-            "memory: {m} counters x {b} bits = {} bits, against {m} bits for a plain filter ({})",
+            "memory: {m} counters x {} = {} bits, against {m} bits for a plain filter ({})",
+            count(b, "bit", "bits"),
             m * b,
             if b == 1 {
                 "the same".to_string()
@@ -948,7 +990,11 @@ mod tests {
             "  date lost a count at 22, and CHECK date now answers NO: a false negative, the \
              one thing a Bloom filter promised never to give"
         );
-        assert!(lines[3].starts_with("1 of the 1 added key that lost counts now answers NO"));
+        assert!(
+            lines[3].starts_with("the added key that lost counts now answers NO"),
+            "{}",
+            lines[3]
+        );
     }
 
     #[test]
@@ -993,10 +1039,49 @@ mod tests {
         assert_eq!(lines[1], "keys added: 3 distinct (3 ADD commands)");
         assert_eq!(lines[2], "bits set: 6 of 64 (9.38%)");
         assert!(
-            lines[3].ends_with("= (6/64)^2 = 0.0088 (0.88%)"),
+            lines[3].contains("if positions were independent"),
             "{}",
             lines[3]
         );
+        assert_eq!(
+            lines[4],
+            "  from the X = 6 bits set, (X/m)^k = (6/64)^2 = 0.0088 (0.88%)"
+        );
+        assert_eq!(
+            lines[5],
+            "  textbook, from n = 3 keys, (1 - e^(-kn/m))^k = 0.0077 (0.77%)"
+        );
+    }
+
+    #[test]
+    fn an_intersection_counts_its_keys_in_words_that_agree() {
+        use crate::script::session::MergeReport;
+        let report = |looked_at| MergeReport {
+            how: Merge::Intersect,
+            spec: FilterSpec::lesson(),
+            ours: 1,
+            theirs: 4,
+            after: 1,
+            saturated: None,
+            example: Example::NoneFound { looked_at },
+        };
+        let text = |n| merged(b"b.bloom", &report(n)).join("\n");
+        assert!(
+            text(1).contains("1 bit set here and 4 in the file"),
+            "{}",
+            text(1)
+        );
+        assert!(
+            text(1).contains("the one key the tutor knows to be in just one of the sets does not"),
+            "{}",
+            text(1)
+        );
+        assert!(
+            text(3).contains("none of the 3 keys the tutor knows"),
+            "{}",
+            text(3)
+        );
+        assert!(!text(0).contains("0 keys"), "{}", text(0));
     }
 
     #[test]

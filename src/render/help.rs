@@ -105,8 +105,21 @@ fn details(verb: Verb) -> &'static [&'static str] {
              bit is set and which key set it, and what CHECK would answer.",
         ],
         Verb::Stats => &[
-            "Counts the keys added and the bits set, X, then compares the chance of a false \
-             positive from the fill, (X/m)^k, with the textbook (1 - e^(-kn/m))^k.",
+            "Counts the keys added and the bits set, X, then gives the chance of a false \
+             positive two ways.",
+            "(X/m)^k, from the fill: a key never added is a false positive when all k of its \
+             positions land on set bits, and a position that falls at random lands on one with \
+             chance X/m.",
+            "(1 - e^(-kn/m))^k, the textbook, from the n keys added: each of the k*n \
+             positions misses a given bit with chance (1 - 1/m), so a bit is still 0 with \
+             chance (1 - 1/m)^(kn), about e^(-kn/m). It is smallest when k is (m/n)*ln(2), \
+             the k that leaves about half the bits 0.",
+            "-(m/k)*ln(1 - X/m) estimates the keys from the fill: it is m(1 - e^(-kn/m)), the \
+             bits set to expect after n keys, solved for n.",
+            "Both chances assume a key's positions are independent, each falling at random. \
+             Byte sums are not: every rearrangement of a key shares its h1, and in a large \
+             filter the sums reach only the first bits, so the byte-sum filter's real rate is \
+             far higher (the hash-quality lesson measures it).",
         ],
         Verb::Clear => &[
             "Sets every bit back to 0. A plain Bloom filter cannot remove one key, because that \
@@ -173,12 +186,12 @@ fn overview() -> Vec<String> {
         lines.push(format!("  {usage:<15} {line}"));
     }
     let tutor = crate::invoked::tutor();
+    lines.push("From the shell:".to_string());
     lines.push(format!(
-        "From the shell: `{tutor} lesson` teaches Bloom filters step by step;"
+        "  `{tutor} lesson` teaches Bloom filters step by step"
     ));
-    lines.push(format!(
-        "`{tutor} exercise` sets a program to write; `{tutor} grade -- PROGRAM` checks it."
-    ));
+    lines.push(format!("  `{tutor} exercise` sets a program to write"));
+    lines.push(format!("  `{tutor} grade -- PROGRAM` checks it"));
     lines
 }
 

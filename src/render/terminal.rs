@@ -297,7 +297,7 @@ mod tests {
         };
         assert_eq!(
             shown(&check, false),
-            "NO\nCHECK plum: positions 62, 27; bits 62, 27 are 0, so plum was never added and NO is certain\n"
+            "NO\nCHECK plum: positions 62, 27; bits 62 and 27 are 0, so plum was never added and NO is certain\n"
         );
     }
 

@@ -39,7 +39,7 @@ fn answers_explains_and_leaves_on_ctrl_d() {
     p.exp_string("bloom> ").unwrap();
     p.send_line("check sun").unwrap();
     p.exp_string("NO").expect("CHECK answers");
-    p.exp_string("bits 22, 39 are 0, so sun was never added")
+    p.exp_string("bits 22 and 39 are 0, so sun was never added")
         .expect("a note says which bits are 0");
     p.exp_string("bloom> ").unwrap();
     p.send_line("BITS").unwrap();
@@ -332,7 +332,7 @@ fn lines_after(p: &mut PtySession, command: &str, answer: &str) -> Vec<String> {
 
 #[test]
 fn notes_wrap_between_words_at_the_window_width() {
-    let note = "CHECK sun: positions 22, 39; bits 22, 39 are 0, so sun was never added and \
+    let note = "CHECK sun: positions 22, 39; bits 22 and 39 are 0, so sun was never added and \
                 NO is certain";
     let words = |lines: &[String]| {
         lines

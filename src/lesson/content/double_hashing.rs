@@ -70,9 +70,14 @@ pub(super) fn lesson() -> Lesson {
                     ),
                     format!("  step = b mod {} + 1", m - 1),
                     format!("  position j = (a + j*step) mod {m}, for j = 0, 1, 2"),
-                    "a is djb2 in its xor form (a = a*33 xor byte; the better-known form adds \
-                     the byte instead) and b is FNV-1a, two well-known hashes of bytes; EXPLAIN \
-                     key shows each one worked out."
+                    "a is djb2 and b is FNV-1a, two well-known hashes of bytes. Each starts \
+                     from a fixed number and takes in the key one byte at a time, kept to 32 \
+                     bits (mod 2^32, so a result too big for 32 bits wraps around):"
+                        .into(),
+                    "  a = 5381, then for each byte: a = (a*33) xor byte".into(),
+                    "  b = 2166136261, then for each byte: b = (b xor byte)*16777619".into(),
+                    "This djb2 is its xor form; the better-known form adds the byte instead. \
+                     EXPLAIN key shows both hashes worked out."
                         .into(),
                 ],
                 question: Some(Question {

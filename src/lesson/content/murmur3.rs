@@ -1,22 +1,14 @@
 //! `murmur3`: the 100-bit filter with 10 positions per key from a real hash, signed results
 //! and floor modulo.
 
-use super::{Lesson, Question, Step, and_list, lines, one_decimal, positions, slip};
+use super::{Lesson, Question, Step, lines, one_decimal, positions, slip};
 use crate::engine::bloom::{Answer, Bloom};
 use crate::engine::scheme::{FilterSpec, Scheme, floor_mod, murmur3_32};
 use crate::engine::theory;
 use crate::lesson::answer::Expect;
+use crate::units::and_list;
 
 use crate::worked::{MURMUR3_ADDED as ADDED, MURMUR3_OTHERS as OTHERS};
-
-/// `a, b and c` for words.
-fn words(items: &[&str]) -> String {
-    match items.split_last() {
-        Some((last, [])) => last.to_string(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    }
-}
 
 pub(super) fn lesson() -> Lesson {
     let spec =
@@ -73,7 +65,7 @@ pub(super) fn lesson() -> Lesson {
         "{} of them answer MAYBE: {}, all false positives. Every bit they need was set by \
          other animals.",
         maybes.len(),
-        words(&maybes)
+        and_list(&maybes)
     ));
     Lesson {
         name: "murmur3",
@@ -170,7 +162,7 @@ pub(super) fn lesson() -> Lesson {
             },
             Step {
                 say: vec![
-                    format!("The tutor adds {} animals: {}.", ADDED.len(), words(&ADDED)),
+                    format!("The tutor adds {} animals: {}.", ADDED.len(), and_list(&ADDED)),
                     format!(
                         "{} keys with {k} positions each make {} positions in {m} bits, and many \
                          land on bits already set. The number of bits set to expect is",
@@ -178,6 +170,9 @@ pub(super) fn lesson() -> Lesson {
                         ADDED.len() as u64 * u64::from(k),
                     ),
                     "  m * (1 - e^(-k*n/m))".into(),
+                    "Why: each of the k*n positions misses a given bit with chance (1 - 1/m), so a \
+                     bit is still 0 with chance (1 - 1/m)^(k*n), which is about e^(-k*n/m)."
+                        .into(),
                     format!(
                         "Here that is {m} * (1 - e^(-{:.1})), and e^(-{:.1}) is about {:.3}.",
                         f64::from(k) * n / m as f64,
@@ -207,9 +202,10 @@ pub(super) fn lesson() -> Lesson {
                             "Not every bit: some are never hit. Use the formula.",
                         ),
                     ],
-                    reveal: vec!["STATS".into()],
+                    reveal: vec![],
                     after: vec![format!(
-                        "{set} of {m} bits are set; the formula said {expected_set:.1}."
+                        "{set} of {m} bits are set; the formula said {expected_set:.1}. BITS \
+                         shows them, and STATS counts them."
                     )],
                 }),
             },
@@ -236,10 +232,10 @@ pub(super) fn lesson() -> Lesson {
                             format!("{set}% is X/m. Raise {set}/{m} to the power {k}."),
                         ),
                     ],
-                    reveal: vec![],
+                    reveal: vec!["STATS".into()],
                     after: vec![format!(
                         "About 1 key in {:.0} that was never added is a false positive here; \
-                         STATS showed it as {fill:.4}.",
+                         STATS shows it as {fill:.4}.",
                         1.0 / fill
                     )],
                 }),
@@ -249,7 +245,7 @@ pub(super) fn lesson() -> Lesson {
                 say: vec![format!(
                     "The tutor now checks {} animals it never added: {}.",
                     OTHERS.len(),
-                    words(&OTHERS)
+                    and_list(&OTHERS)
                 )],
                 question: Some(Question {
                     id: "expected-false-positives",
