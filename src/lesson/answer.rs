@@ -128,17 +128,25 @@ impl Expect {
                 })
             }
             Expect::Positions(want) => {
+                // The learner's own numbers are named; the ones still to find are only
+                // counted, so the feedback points at the method, not at the answer.
                 let got = parse_positions(typed)?;
-                let missing: Vec<u64> = want.difference(&got).copied().collect();
+                let right: Vec<u64> = got.intersection(want).copied().collect();
                 let extra: Vec<u64> = got.difference(want).copied().collect();
+                let missing = want.len() - right.len();
                 let mut parts = Vec::new();
-                if !missing.is_empty() {
-                    parts.push(format!("{} missing", listed(&missing)));
+                if !right.is_empty() {
+                    parts.push(format!("{} right", listed(&right)));
                 }
                 if !extra.is_empty() {
                     parts.push(format!("{} not one of them", listed(&extra)));
                 }
-                Some(format!("Not quite: {}.", parts.join(", and ")))
+                match missing {
+                    0 => {}
+                    1 => parts.push("1 position is still to find".to_string()),
+                    n => parts.push(format!("{n} positions are still to find")),
+                }
+                Some(format!("Not quite: {}.", crate::units::and_list(&parts)))
             }
             Expect::FalsePositive(fp) => Some(format!("Not quite. {}", fp.why_not(typed))),
         }
@@ -257,11 +265,18 @@ mod tests {
         let e = Expect::positions([22, 25, 30]);
         assert_eq!(
             e.feedback("22 25").as_deref(),
-            Some("Not quite: 30 is missing.")
+            Some("Not quite: 22 and 25 are right and 1 position is still to find.")
         );
         assert_eq!(
             e.feedback("22 25 31 40").as_deref(),
-            Some("Not quite: 30 is missing, and 31 and 40 are not one of them.")
+            Some(
+                "Not quite: 22 and 25 are right, 31 and 40 are not one of them and 1 \
+                 position is still to find."
+            )
+        );
+        assert_eq!(
+            e.feedback("7").as_deref(),
+            Some("Not quite: 7 is not one of them and 3 positions are still to find.")
         );
         assert_eq!(e.feedback("many"), None);
     }
