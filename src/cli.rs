@@ -294,6 +294,10 @@ pub const MAX_EXPERIMENT_KEYS: u64 = 1_000_000_000_000;
 /// The most steps (table rows) `experiment` measures at.
 pub const MAX_EXPERIMENT_STEPS: u64 = 1000;
 
+/// The most generated cases one grading run takes (`grade --random`): each is held in
+/// memory with its expected answers, so the count is bounded.
+pub const MAX_RANDOM_CASES: i64 = 10_000;
+
 /// `bloom-tutor calc`
 #[derive(Debug, Args)]
 pub struct CalcArgs {
@@ -349,8 +353,9 @@ pub struct GradeArgs {
     #[arg(long, value_name = "NAME")]
     pub case: Vec<String>,
 
-    /// Add N generated cases, named random-SEED-1 to random-SEED-N
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Add N generated cases, named random-SEED-1 to random-SEED-N (at most 10000)
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=MAX_RANDOM_CASES))]
     pub random: u32,
 
     /// Seed for --random: the same seed gives the same cases (default: a new one, printed)

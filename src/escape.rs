@@ -125,7 +125,7 @@ fn is_continuation(b: u8) -> bool {
 /// every format character (Unicode's category Cf: bidi controls, zero-width characters, the
 /// soft hyphen, tag characters...), which change how the text around them looks, or hide
 /// text, without showing themselves.
-fn hidden(c: char) -> bool {
+pub(crate) fn hidden(c: char) -> bool {
     c.is_control()
         || matches!(c,
             '\u{ad}'                       // soft hyphen

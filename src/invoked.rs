@@ -28,18 +28,47 @@ pub(crate) fn tutor() -> &'static str {
 }
 
 /// `path` quoted for a POSIX shell: as is when every byte is safe, else in single quotes.
-pub(crate) fn shell_quote(text: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./=:,+@%".contains(c);
-    if !text.is_empty() && text.chars().all(safe) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
+/// Any bytes, not only text: text a terminal would act on (an escape sequence, a
+/// bidi mark) or bytes that are not UTF-8 go in `$'...'` with `\xHH` and `\uHHHH` escapes,
+/// which bash and zsh read back to the same bytes, so the command runs as printed and
+/// cannot act on the terminal that shows it.
+pub(crate) fn shell_quote_bytes(bytes: &[u8]) -> String {
+    let safe = |b: &u8| b.is_ascii_alphanumeric() || b"_-./=:,+@%".contains(b);
+    if !bytes.is_empty() && bytes.iter().all(safe) {
+        return String::from_utf8_lossy(bytes).into_owned();
     }
+    let plain = std::str::from_utf8(bytes)
+        .ok()
+        .filter(|t| !t.chars().any(crate::escape::hidden));
+    if let Some(text) = plain {
+        return format!("'{}'", text.replace('\'', r"'\''"));
+    }
+    let mut out = String::from("$'");
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' | '\'' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+                c if crate::escape::hidden(c) => {
+                    out.push_str(&format!("\\u{:04x}", u32::from(c)));
+                }
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out.push('\'');
+    out
 }
 
 /// A path as the shell should see it, quoted when it needs to be.
 pub(crate) fn shell_path(path: &Path) -> String {
-    shell_quote(&path.to_string_lossy())
+    shell_quote_bytes(path.as_os_str().as_encoded_bytes())
 }
 
 /// [`shell_path`] for a command the learner runs next from the same folder: a path below
@@ -199,11 +228,19 @@ mod tests {
     #[test]
     fn quotes_what_a_shell_would_split() {
         assert_eq!(
-            shell_quote("target/release/bloom-tutor"),
+            shell_quote_bytes(b"target/release/bloom-tutor"),
             "target/release/bloom-tutor"
         );
-        assert_eq!(shell_quote("my dir/p.json"), "'my dir/p.json'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
-        assert_eq!(shell_quote(""), "''");
+        assert_eq!(
+            shell_quote_bytes("my dir/p.json".as_bytes()),
+            "'my dir/p.json'"
+        );
+        assert_eq!(shell_quote_bytes("it's".as_bytes()), r"'it'\''s'");
+        assert_eq!(shell_quote_bytes("".as_bytes()), "''");
+        assert_eq!(
+            shell_quote_bytes("x\u{1b}]0;T\u{7}'\u{202e}.json".as_bytes()),
+            r"$'x\x1b]0;T\x07\'\u202e.json'"
+        );
+        assert_eq!(shell_quote_bytes(b"a\xffb"), r"$'a\xffb'");
     }
 }

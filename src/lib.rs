@@ -140,6 +140,13 @@ fn ignore_file_size_signal() {
 #[cfg(not(unix))]
 fn ignore_file_size_signal() {}
 
+/// An error that reached the top, as one message for a person: its causes joined, and
+/// every control or format character escaped, whatever a lower layer let through (a file
+/// name, a library's echo of an argument), so that it cannot act on the terminal.
+pub fn error_message(err: &anyhow::Error) -> String {
+    escape::text_lines(&format!("error: {err:#}"))
+}
+
 /// Whether `err` comes from writing to a reader that went away (`| head`): a quiet exit.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {

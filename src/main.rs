@@ -12,7 +12,7 @@ fn main() -> ExitCode {
         Err(err) => {
             // The one place that prints an error that reached the top; a stderr that cannot
             // be written must not turn it into a panic.
-            let _ = writeln!(std::io::stderr(), "error: {err:#}");
+            let _ = writeln!(std::io::stderr(), "{}", bloom_tutor::error_message(&err));
             ExitCode::from(2)
         }
     }

@@ -157,7 +157,7 @@ impl ScriptRunner {
     /// `--load`, not a script's LOAD), before any script runs; the filter's shape is the
     /// file's, and `# filter:` lines are ignored. With `explain`, says what was loaded.
     pub fn load(&mut self, path: &Path, out: &mut impl Write) -> Result<(), ScriptError> {
-        let name = path.display().to_string();
+        let name = crate::escape::path(path);
         let fail = |reason: String| ScriptError::Load {
             path: name.clone(),
             reason,

@@ -219,9 +219,10 @@ fn one(dir: &Path, name: &str, spec: FilterSpec) -> Result<Case, CaseError> {
         .iter()
         .filter(|&&b| b == b'\n')
         .count();
+    let lines = script.split(|&b| b == b'\n').count();
     for (i, line) in script.split(|&b| b == b'\n').enumerate() {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let last = i + 1 == script.split(|&b| b == b'\n').count();
+        let last = i + 1 == lines;
         if last && line.is_empty() {
             break;
         }
