@@ -27,6 +27,7 @@ use crate::cli::{GradeArgs, GradeFormat};
 use crate::engine::scheme::FilterSpec;
 use crate::escape;
 use crate::piped::ScriptRunner;
+use crate::render::words::count;
 use crate::render::wrap::Width;
 use crate::script::reader::Source;
 use cases::Case;
@@ -276,7 +277,8 @@ fn save(out: &mut impl Write, spec: FilterSpec, chosen: &[Case], dir: &Path) -> 
     }
     writeln!(
         out,
-        "wrote {written} case(s) to {shown} as NAME.in (the script) and NAME.out (the answers)"
+        "wrote {} to {shown} as NAME.in (the script) and NAME.out (the answers)",
+        count(written, "case", "cases")
     )?;
     Ok(())
 }

@@ -73,7 +73,7 @@ fn a_correct_python_solution_passes() {
     let out = grade(&[], &["python3", &fixture("correct.py")]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("16 of 16 case(s) passed"), "{text}");
+    assert!(text.contains("16 of 16 cases passed"), "{text}");
 }
 
 #[test]
@@ -142,7 +142,15 @@ fn the_human_report_shows_the_first_wrong_answer() {
     assert!(text.contains("got: \"NO\\n\""), "{text}");
     assert!(text.contains("> 5 | CHECK \"pots\""), "{text}");
     assert!(text.contains("likely mistake [h2-from-zero]"), "{text}");
-    assert!(text.contains("0 of 1 case(s) passed, 1 failed"), "{text}");
+    assert!(text.contains("0 of 1 case passed, 1 failed"), "{text}");
+    assert!(
+        text.contains("[h2-from-zero], which alone explains the failing case"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("score: 0 of 1 point"),
+        "one point, not points: {text}"
+    );
 }
 
 #[test]
@@ -185,6 +193,28 @@ fn crashes_floods_and_deaf_programs_are_reported() {
             "{file}: the report stays small"
         );
     }
+}
+
+#[test]
+fn a_program_that_does_not_run_is_told_to_read_its_stderr() {
+    let out = grade(&[], &["python3", "nosuch.py"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let summary = text
+        .rsplit_once("0 of 16 cases passed, 16 failed")
+        .map(|(_, s)| crate::flat(s))
+        .unwrap_or_else(|| panic!("no count: {text}"));
+    assert!(
+        summary.contains("your program did not run: each of the 16 cases ended before its first answer (exited with status 2)"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("| ") && summary.contains("can't open file"),
+        "{summary}"
+    );
+    assert!(
+        !summary.contains("no mistake the grader knows"),
+        "{summary}"
+    );
 }
 
 #[test]
@@ -501,7 +531,7 @@ fn what_the_program_prints_is_shown_escaped() {
         !text.lines().any(|l| l.starts_with("15 of 15")),
         "a forged summary line: {text}"
     );
-    assert!(text.contains("0 of 1 case(s) passed, 1 failed"), "{text}");
+    assert!(text.contains("0 of 1 case passed, 1 failed"), "{text}");
 }
 
 #[test]
@@ -727,7 +757,7 @@ fn many_cases_failing_the_same_way_show_the_first_in_full() {
     assert!(short >= 10, "one line for each later case: {text}");
     let text = crate::flat(&text);
     assert!(
-        text.contains("[bits-reversed], which alone explains 15 of the 15 failing case(s)"),
+        text.contains("[bits-reversed], which alone explains 15 of the 15 failing cases"),
         "{text}"
     );
 }
@@ -738,7 +768,7 @@ fn two_mistakes_together_are_said_to_explain_in_combination() {
     let text = String::from_utf8_lossy(&out.stdout);
     let summary: Vec<&str> = text
         .lines()
-        .skip_while(|l| !l.contains("case(s) passed"))
+        .skip_while(|l| !l.contains("cases passed"))
         .collect();
     let summary = summary.join("\n");
     assert!(summary.contains("in combination with"), "{summary}");
@@ -1003,15 +1033,15 @@ fn a_class_summary_reads_several_reports() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("class of 4 student(s): 1 passed every case"),
+        text.contains("class of 4 students: 1 passed every case"),
         "{text}"
     );
     assert!(
-        text.contains("[bits-reversed]  2 of 4 student(s): cy, dee"),
+        text.contains("[bits-reversed]  2 of 4 students: cy, dee"),
         "most common first: {text}"
     );
     assert!(
-        text.contains("[h2-from-zero]  2 of 4 student(s): ben, cy"),
+        text.contains("[h2-from-zero]  2 of 4 students: ben, cy"),
         "{text}"
     );
     let empty_filter = text
@@ -1097,7 +1127,7 @@ fn teacher_cases_are_graded_with_their_weights() {
     assert_eq!(report["score"], 6, "{report:#}");
     let out = grade(&["--cases", cases], &["python3", &fixture("correct.py")]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.ends_with("score: 6 of 6 point(s)\n"), "{text}");
+    assert!(text.ends_with("score: 6 of 6 points\n"), "{text}");
 }
 
 #[test]
@@ -1378,7 +1408,7 @@ fn a_class_is_graded_into_a_csv() {
         Some(1),
         "not every student passed: {summary}"
     );
-    assert!(summary.contains("class of 4 student(s)"), "{summary}");
+    assert!(summary.contains("class of 4 students"), "{summary}");
     let text = std::fs::read_to_string(&csv).expect("the CSV is written");
     let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
     assert_eq!(
