@@ -570,6 +570,8 @@ fn filters() -> [(&'static str, &'static str, Vec<&'static str>); 3] {
         "split-every-space",
         "whitespace-stripped",
         "bits-reversed",
+        "answers-swapped",
+        "no-bits-set",
         "prompt-printed",
         "no-final-newline",
         "answer-case",
@@ -591,12 +593,20 @@ fn filters() -> [(&'static str, &'static str, Vec<&'static str>); 3] {
                 "no-32-bit-wrap",
                 "djb2-from-zero",
                 "fnv1-order",
+                "djb2-additive",
+                "steps-from-one",
+                "step-without-plus-one",
             ]),
         ),
         (
             "murmur3",
             "murmur3.py",
-            with(&["unsigned-hash", "truncating-mod", "seeds-from-one"]),
+            with(&[
+                "unsigned-hash",
+                "truncating-mod",
+                "seeds-from-one",
+                "abs-hash",
+            ]),
         ),
     ]
 }
@@ -1624,15 +1634,88 @@ fn a_program_cannot_write_to_the_graders_terminal() {
 }
 
 #[test]
-fn a_mistake_the_grader_does_not_know_is_not_blamed_on_one_it_does() {
+fn a_step_without_its_plus_one_is_named() {
     let out = grade(
         &["--scheme", "djb2-fnv"],
         &["python3", &fixture("double_step_without_plus_one.py")],
     );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = crate::flat(&String::from_utf8_lossy(&out.stdout));
     assert!(
-        text.contains("no mistake the grader knows explains most of the"),
+        text.contains("most likely mistake: [step-without-plus-one], which alone explains 15 of the 15 failing cases"),
         "{text}"
     );
-    assert!(!text.contains("most likely mistake:"), "{text}");
+    assert!(
+        text.contains("without the + 1"),
+        "the hint says what to change: {text}"
+    );
+}
+
+/// Grades `file` on `scheme` and checks that every failing case names `id` and nothing else.
+#[track_caller]
+fn assert_only_named(scheme: &str, file: &str, id: &str) {
+    let out = grade(
+        &["--json", "--scheme", scheme],
+        &["python3", &fixture(file)],
+    );
+    let report = json(&out);
+    assert_eq!(out.status.code(), Some(1), "{file} should fail");
+    assert_eq!(report["mistake"], id, "{file}: {report:#}");
+    for case in report["cases"].as_array().expect("cases") {
+        if case["status"] != "pass" {
+            assert_eq!(
+                case["mistakes"],
+                serde_json::json!([id]),
+                "{file}, case {}",
+                case["name"]
+            );
+        }
+    }
+}
+
+#[test]
+fn a_mistake_that_fits_a_small_filters_case_by_chance_is_not_named() {
+    // On 16 bits, bits-reversed and djb2-from-zero each reproduced one case of these
+    // programs: the other cases contradict them.
+    assert_only_named("djb2-fnv", "djb2_additive.py", "djb2-additive");
+    assert_only_named("djb2-fnv", "steps_from_one.py", "steps-from-one");
+    assert_only_named("murmur3", "abs_hash.py", "abs-hash");
+    assert_only_named("bytesum", "answers_swapped.py", "answers-swapped");
+}
+
+#[test]
+fn a_mistake_the_grader_does_not_know_is_not_blamed_on_one_it_does() {
+    // key.strip() loses a key's spaces at both ends: split-every-space fits the case of a
+    // leading space, whitespace-stripped the cases of a trailing one, and each is
+    // contradicted by the other's cases.
+    let out = grade(&[], &["python3", &fixture("key_stripped.py")]);
+    let text = crate::flat(&String::from_utf8_lossy(&out.stdout));
+    assert!(
+        text.contains("no mistake the grader knows explains most of the 3 failing cases"),
+        "{text}"
+    );
+    assert!(!text.contains("likely mistake"), "{text}");
+    let out = grade(&["--json"], &["python3", &fixture("key_stripped.py")]);
+    let report = json(&out);
+    for case in report["cases"].as_array().expect("cases") {
+        assert_eq!(case["mistakes"], serde_json::json!([]), "{case:#}");
+    }
+}
+
+#[test]
+fn an_unfilled_starter_is_told_it_sets_no_bits() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for scheme in ["bytesum", "djb2-fnv", "murmur3"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+            .args(["exercise", "--scheme", scheme, "--starter", "python"])
+            .output()
+            .expect("the tutor runs");
+        let path = dir.path().join(format!("{scheme}.py"));
+        std::fs::write(&path, &out.stdout).expect("the starter is written");
+        let out = grade(
+            &["--json", "--scheme", scheme],
+            &["python3", &path.to_string_lossy()],
+        );
+        let report = json(&out);
+        assert_eq!(report["mistake"], "no-bits-set", "{scheme}: {report:#}");
+    }
 }
