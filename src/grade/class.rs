@@ -9,6 +9,7 @@ use anyhow::Context;
 
 use super::report::json::JsonReport;
 use crate::escape;
+use crate::render::words::count;
 
 /// The largest report read: far more than any grading run writes.
 const REPORT_CAP: u64 = 64 << 20;
@@ -55,7 +56,8 @@ pub fn write_summary(out: &mut impl Write, students: &[Student]) -> std::io::Res
     let all_passed = graded.iter().filter(|s| s.report.failed == 0).count();
     writeln!(
         out,
-        "class of {n} student(s): {all_passed} passed every case, {} did not, {} could not be graded",
+        "class of {}: {all_passed} passed every case, {} did not, {} could not be graded",
+        count(n, "student", "students"),
         graded.len() - all_passed,
         n - graded.len()
     )?;
@@ -118,10 +120,10 @@ pub fn write_summary(out: &mut impl Write, students: &[Student]) -> std::io::Res
     for (id, who) in &mistakes {
         writeln!(
             out,
-            "  [{}]  {} of {} student(s): {}",
+            "  [{}]  {} of {}: {}",
             escape::escape(id.as_bytes()),
             who.len(),
-            graded.len(),
+            count(graded.len(), "student", "students"),
             who.join(", ")
         )?;
     }

@@ -27,6 +27,7 @@ use crate::cli::{GradeArgs, GradeFormat};
 use crate::engine::scheme::FilterSpec;
 use crate::escape;
 use crate::piped::ScriptRunner;
+use crate::render::words::count;
 use crate::render::wrap::Width;
 use crate::script::reader::Source;
 use cases::Case;
@@ -283,7 +284,8 @@ fn save(out: &mut impl Write, spec: FilterSpec, chosen: &[Case], dir: &Path) -> 
     }
     writeln!(
         out,
-        "wrote {written} case(s) to {shown} as NAME.in (the script) and NAME.out (the answers)"
+        "wrote {} to {shown} as NAME.in (the script) and NAME.out (the answers)",
+        count(written, "case", "cases")
     )?;
     Ok(())
 }
@@ -351,6 +353,8 @@ pub fn run_cases(
     let (tx, rx) = mpsc::channel::<(usize, Result<(Run, f64), RunError>)>();
     let mut report = plan.report(program);
     let mut fatal: Option<Stopped> = None;
+    // How many cases `each` has had, in order.
+    let mut shown = 0;
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, plan.cases.len().max(1)) {
             let tx = tx.clone();
@@ -408,10 +412,19 @@ pub fn run_cases(
                 // A case that cannot tell two mistakes apart names the one earlier cases did.
                 let named = named_alone(&report.verdicts);
                 verdict.diagnosis.prefer(named);
-                if let Err(e) = each(done, &verdict) {
+                // A case that names a computing mistake waits for every case: a later one
+                // may contradict it, and a learner told a wrong mistake looks for it.
+                let blames = verdict.mistakes().iter().any(|m| !m.is_formatting());
+                if shown == done
+                    && !blames
+                    && let Err(e) = each(done, &verdict)
+                {
                     abort.store(true, Ordering::SeqCst);
                     fatal = Some(Stopped::Write(e));
                     break;
+                }
+                if shown == done && !blames {
+                    shown += 1;
                 }
                 report.verdicts.push(verdict);
                 done += 1;
@@ -424,10 +437,14 @@ pub fn run_cases(
     if let Some(signal) = stop.signal() {
         return Err(Stopped::Run(RunError::Interrupted(signal)));
     }
+    rule_out_contradicted(plan.spec, &mut report.verdicts);
     // Now that every case is in, the same for cases run before the one that told them apart.
     let named = named_alone(&report.verdicts);
     for v in &mut report.verdicts {
         v.diagnosis.prefer(&named);
+    }
+    for (i, v) in report.verdicts.iter().enumerate().skip(shown) {
+        each(i, v).map_err(Stopped::Write)?;
     }
     Ok(report)
 }
@@ -549,6 +566,31 @@ fn not_run(
     // The report went to stdout; a person running it by hand sees why on stderr.
     let _ = writeln!(std::io::stderr(), "error: {err}");
     Ok(ExitCode::from(2))
+}
+
+/// Takes back every mistake named for a case that another case contradicts, until none
+/// is: a mistake may fit a case only together with one that is taken back.
+fn rule_out_contradicted(spec: FilterSpec, verdicts: &mut [Verdict]) {
+    loop {
+        let seen: Vec<mistakes::Seen<'_>> = verdicts
+            .iter()
+            .map(|v| mistakes::Seen {
+                script: &v.script,
+                expected: &v.expected,
+                got: &v.got,
+                finished: matches!(v.status, verdict::Status::Pass | verdict::Status::Fail),
+                diagnosis: &v.diagnosis,
+            })
+            .collect();
+        // Each round takes back at least one mistake from every explanation, so it ends.
+        let ruled_out = mistakes::contradicted(spec, &seen);
+        if ruled_out.is_empty() {
+            return;
+        }
+        for v in verdicts.iter_mut() {
+            v.diagnosis.rule_out(&ruled_out);
+        }
+    }
 }
 
 /// How many cases named each mistake for certain (every explanation of them has it).

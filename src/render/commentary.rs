@@ -6,6 +6,7 @@ use crate::engine::counters::CounterBits;
 use crate::engine::memory::{Knowledge, Limit, REMEMBERED_BYTES, REMEMBERED_KEYS};
 use crate::engine::scheme::{Derivation, FilterSpec};
 use crate::escape;
+use crate::render::words::plural;
 use crate::script::session::{
     Example, Explained, FileReport, MergeReport, Outcome, Recall, Removed, Stats,
 };
@@ -124,10 +125,6 @@ fn join(items: impl IntoIterator<Item = u64>) -> String {
 
 fn bits_word(n: usize) -> &'static str {
     plural(n as u64, "bit", "bits")
-}
-
-fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 { one } else { many }
 }
 
 /// Positions in order, each once.

@@ -46,6 +46,84 @@ impl Diagnosis {
     }
 }
 
+impl Diagnosis {
+    /// Every explanation of the case: the mistakes named, then the alternatives. None when
+    /// nothing explains every answer.
+    fn explanations(&self) -> impl Iterator<Item = &Vec<Mistake>> {
+        let sets = self.complete.then_some(&self.mistakes);
+        sets.into_iter().chain(&self.alternatives)
+    }
+
+    /// Drops the explanations that have one of `ruled_out`; when none is left, the case is
+    /// explained by nothing the grader knows, and only its slips stay named.
+    pub fn rule_out(&mut self, ruled_out: &[Mistake]) {
+        let kept = |set: &Vec<Mistake>| !set.iter().any(|m| ruled_out.contains(m));
+        self.alternatives.retain(kept);
+        if !self.complete || kept(&self.mistakes) {
+            return;
+        }
+        if self.alternatives.is_empty() {
+            self.mistakes.retain(|m| m.is_formatting());
+            self.complete = false;
+        } else {
+            self.mistakes = self.alternatives.remove(0);
+        }
+    }
+}
+
+/// One case of a run, as the rule across cases reads it.
+#[derive(Debug, Clone, Copy)]
+pub struct Seen<'a> {
+    pub script: &'a [u8],
+    pub expected: &'a [u8],
+    pub got: &'a [u8],
+    /// Whether the program ran to its end: then `got` is all it had to say.
+    pub finished: bool,
+    pub diagnosis: &'a Diagnosis,
+}
+
+/// The computing mistakes named for some case that another case contradicts: a program
+/// with that mistake, and with whatever explains the other case, would have answered the
+/// other case differently. On a small filter a wrong mistake fits a case now and then by
+/// chance; the program's other answers then tell against it. Cases the program did not
+/// finish say nothing (their output stops early).
+pub fn contradicted(spec: FilterSpec, seen: &[Seen<'_>]) -> Vec<Mistake> {
+    let mut named: Vec<Mistake> = Vec::new();
+    for s in seen {
+        for set in s.diagnosis.explanations() {
+            for &m in set {
+                if !m.is_formatting() && !named.contains(&m) {
+                    named.push(m);
+                }
+            }
+        }
+    }
+    named.retain(|&m| {
+        seen.iter()
+            .filter(|s| s.finished)
+            .any(|s| !fits_with(spec, s, m))
+    });
+    named
+}
+
+/// Whether some explanation of the case `s`, with `m` added, gives all of its answers as
+/// the program did.
+fn fits_with(spec: FilterSpec, s: &Seen<'_>, m: Mistake) -> bool {
+    let normal = undo_slips(spec.bits(), s.expected, s.got).0;
+    let right: Vec<Mistake> = Vec::new();
+    let mut sets: Vec<&Vec<Mistake>> = s.diagnosis.explanations().collect();
+    if sets.is_empty() {
+        sets.push(&right);
+    }
+    sets.into_iter().any(|set| {
+        let mut with: Vec<Mistake> = set.iter().copied().filter(|x| !x.is_formatting()).collect();
+        if !with.contains(&m) {
+            with.push(m);
+        }
+        answers_with(spec, s.script, &with) == normal
+    })
+}
+
 /// The mistakes that explain `got` where `expected` was right, for `script` on a filter of
 /// shape `spec`. Empty when nothing does (or when `got` is right).
 pub fn diagnose(spec: FilterSpec, script: &[u8], expected: &[u8], got: &[u8]) -> Diagnosis {
@@ -383,14 +461,90 @@ mod tests {
             FilterSpec::lesson(),
             script,
             b"MAYBE\nMAYBE\n",
-            b"> NO\n> NO\n",
+            b"> NO\n> NO\n> NO\n",
         );
         assert_eq!(
             found.mistakes,
             [Mistake::PromptPrinted],
             "the prompt is named"
         );
-        assert!(!found.complete, "but it does not explain the NO answers");
+        assert!(!found.complete, "but it does not explain the third answer");
+    }
+}
+
+#[cfg(test)]
+mod contradicted_tests {
+    use super::*;
+    use crate::engine::scheme::Scheme;
+
+    fn seen<'a>(script: &'a [u8], expected: &'a [u8], got: &'a [u8], d: &'a Diagnosis) -> Seen<'a> {
+        Seen {
+            script,
+            expected,
+            got,
+            finished: true,
+            diagnosis: d,
+        }
+    }
+
+    #[test]
+    fn a_mistake_another_case_answers_against_is_taken_back() {
+        let spec = FilterSpec::new(Scheme::Djb2Fnv, None, None).expect("valid");
+        // A case that bits-reversed fits (by chance, for this program).
+        let one = b"ADD cat\nBITS\n".as_slice();
+        let expected_one = answers_with(spec, one, &[]);
+        let reversed = answers_with(spec, one, &[Mistake::BitsReversed]);
+        let got_one = reversed.as_slice();
+        let mut first = diagnose(spec, one, &expected_one, got_one);
+        assert_eq!(first.mistakes, [Mistake::BitsReversed], "{first:?}");
+        // A case whose answers bits-reversed does not give (nothing known gives them).
+        let two = b"ADD cat\nCHECK cat\n".as_slice();
+        let got_two = b"MAYBE\nMAYBE\n".as_slice();
+        let expected_two = answers_with(spec, two, &[]);
+        let second = diagnose(spec, two, &expected_two, got_two);
+        let ruled_out = contradicted(
+            spec,
+            &[
+                seen(one, &expected_one, got_one, &first),
+                seen(two, &expected_two, got_two, &second),
+            ],
+        );
+        assert!(ruled_out.contains(&Mistake::BitsReversed), "{ruled_out:?}");
+        first.rule_out(&ruled_out);
+        assert!(first.mistakes.is_empty(), "{first:?}");
+        assert!(!first.complete, "nothing explains the case now");
+        // Unfinished, the second case says nothing.
+        let mut unfinished = seen(two, &expected_two, got_two, &second);
+        unfinished.finished = false;
+        let first = diagnose(spec, one, &expected_one, got_one);
+        let ruled_out = contradicted(
+            spec,
+            &[seen(one, &expected_one, got_one, &first), unfinished],
+        );
+        assert!(!ruled_out.contains(&Mistake::BitsReversed), "{ruled_out:?}");
+    }
+
+    #[test]
+    fn a_true_mistake_seen_alone_in_one_case_and_paired_in_another_stands() {
+        let spec = FilterSpec::lesson();
+        let both = [Mistake::H2FromZero, Mistake::BitsReversed];
+        let scripts: [&[u8]; 2] = [b"ADD fig\nCHECK gif\n", b"ADD fig\nBITS\n"];
+        let runs: Vec<(Vec<u8>, Vec<u8>)> = scripts
+            .iter()
+            .map(|s| (answers_with(spec, s, &[]), answers_with(spec, s, &both)))
+            .collect();
+        let found: Vec<Diagnosis> = scripts
+            .iter()
+            .zip(&runs)
+            .map(|(s, (e, g))| diagnose(spec, s, e, g))
+            .collect();
+        let all: Vec<Seen<'_>> = scripts
+            .iter()
+            .zip(&runs)
+            .zip(&found)
+            .map(|((s, (e, g)), d)| seen(s, e, g, d))
+            .collect();
+        assert_eq!(contradicted(spec, &all), [], "{found:?}");
     }
 }
 

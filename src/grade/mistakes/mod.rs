@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::engine::scheme::{self, FilterSpec, Scheme};
 
-pub use diagnose::{Diagnosis, diagnose};
+pub use diagnose::{Diagnosis, Seen, contradicted, diagnose};
 pub use model::answers_with;
 
 /// A mistake a learner's program can make, with a stable id for course tooling.
@@ -21,6 +21,8 @@ pub enum Mistake {
     SplitEverySpace,
     WhitespaceStripped,
     BitsReversed,
+    AnswersSwapped,
+    NoBitsSet,
     // bytesum and djb2-fnv, whose hashes take the key one unit at a time.
     CharsNotBytes,
     // bytesum.
@@ -30,10 +32,14 @@ pub enum Mistake {
     NoWrap32,
     Djb2FromZero,
     Fnv1Order,
+    Djb2Additive,
+    StepsFromOne,
+    StepWithoutPlusOne,
     // murmur3.
     UnsignedHash,
     TruncatingMod,
     SeedsFromOne,
+    AbsHash,
     // How the answers are written, for every filter.
     PromptPrinted,
     NoFinalNewline,
@@ -49,20 +55,26 @@ impl From<Mistake> for &'static str {
 
 impl Mistake {
     /// Every mistake, in the order reports list them when nothing else decides.
-    pub const ALL: [Mistake; 17] = [
+    pub const ALL: [Mistake; 23] = [
         Mistake::AnyBit,
         Mistake::SplitEverySpace,
         Mistake::WhitespaceStripped,
         Mistake::BitsReversed,
+        Mistake::AnswersSwapped,
+        Mistake::NoBitsSet,
         Mistake::CharsNotBytes,
         Mistake::H2FromZero,
         Mistake::StepModM,
         Mistake::NoWrap32,
         Mistake::Djb2FromZero,
         Mistake::Fnv1Order,
+        Mistake::Djb2Additive,
+        Mistake::StepsFromOne,
+        Mistake::StepWithoutPlusOne,
         Mistake::UnsignedHash,
         Mistake::TruncatingMod,
         Mistake::SeedsFromOne,
+        Mistake::AbsHash,
         Mistake::PromptPrinted,
         Mistake::NoFinalNewline,
         Mistake::AnswerCase,
@@ -70,7 +82,7 @@ impl Mistake {
     ];
 
     /// The mistakes recognised by answering a case as such a program would, for a filter
-    /// of shape `spec`: the shared ones, then the scheme's own.
+    /// of shape `spec`: the shared ones, the scheme's own, then the wholesale ones.
     pub fn modelled(spec: FilterSpec) -> Vec<Mistake> {
         let mut list = vec![
             Mistake::AnyBit,
@@ -86,15 +98,24 @@ impl Mistake {
                 Mistake::NoWrap32,
                 Mistake::Djb2FromZero,
                 Mistake::Fnv1Order,
+                Mistake::Djb2Additive,
+                Mistake::StepsFromOne,
+                Mistake::StepWithoutPlusOne,
             ]),
             Scheme::Murmur3 => {
                 // When m divides 2^32, the unsigned hash mod m is the floor modulo.
                 if !(1u64 << 32).is_multiple_of(spec.bits()) {
                     list.push(Mistake::UnsignedHash);
                 }
-                list.extend([Mistake::TruncatingMod, Mistake::SeedsFromOne]);
+                list.extend([
+                    Mistake::TruncatingMod,
+                    Mistake::SeedsFromOne,
+                    Mistake::AbsHash,
+                ]);
             }
         }
+        // Last, so that a scheme's own mistake is named first where both fit a case.
+        list.extend([Mistake::AnswersSwapped, Mistake::NoBitsSet]);
         list
     }
 
@@ -109,15 +130,21 @@ impl Mistake {
             | Mistake::SplitEverySpace
             | Mistake::WhitespaceStripped
             | Mistake::BitsReversed
+            | Mistake::AnswersSwapped
+            | Mistake::NoBitsSet
             | Mistake::CharsNotBytes
             | Mistake::H2FromZero
             | Mistake::StepModM
             | Mistake::NoWrap32
             | Mistake::Djb2FromZero
             | Mistake::Fnv1Order
+            | Mistake::Djb2Additive
+            | Mistake::StepsFromOne
+            | Mistake::StepWithoutPlusOne
             | Mistake::UnsignedHash
             | Mistake::TruncatingMod
-            | Mistake::SeedsFromOne => false,
+            | Mistake::SeedsFromOne
+            | Mistake::AbsHash => false,
         }
     }
 
@@ -128,15 +155,21 @@ impl Mistake {
             Mistake::SplitEverySpace => "split-every-space",
             Mistake::WhitespaceStripped => "whitespace-stripped",
             Mistake::BitsReversed => "bits-reversed",
+            Mistake::AnswersSwapped => "answers-swapped",
+            Mistake::NoBitsSet => "no-bits-set",
             Mistake::CharsNotBytes => "chars-not-bytes",
             Mistake::H2FromZero => "h2-from-zero",
             Mistake::StepModM => "step-mod-m",
             Mistake::NoWrap32 => "no-32-bit-wrap",
             Mistake::Djb2FromZero => "djb2-from-zero",
             Mistake::Fnv1Order => "fnv1-order",
+            Mistake::Djb2Additive => "djb2-additive",
+            Mistake::StepsFromOne => "steps-from-one",
+            Mistake::StepWithoutPlusOne => "step-without-plus-one",
             Mistake::UnsignedHash => "unsigned-hash",
             Mistake::TruncatingMod => "truncating-mod",
             Mistake::SeedsFromOne => "seeds-from-one",
+            Mistake::AbsHash => "abs-hash",
             Mistake::PromptPrinted => "prompt-printed",
             Mistake::NoFinalNewline => "no-final-newline",
             Mistake::AnswerCase => "answer-case",
@@ -169,6 +202,15 @@ impl Mistake {
             Mistake::BitsReversed => "your BITS line is the right bits in reverse order. \
                  Print bit 0 first, on the left"
                 .to_string(),
+            Mistake::AnswersSwapped => "your CHECK answers seem swapped: MAYBE where NO is \
+                 right, and NO where MAYBE is right. Answer MAYBE when every one of the key's \
+                 bits is 1, and NO when any one of them is 0"
+                .to_string(),
+            Mistake::NoBitsSet => "your program never seems to set a bit: BITS is all 0 and \
+                 every CHECK answers NO. ADD must set the bit at each of the key's positions \
+                 to 1, and CHECK must read those bits back (in the starter, fill in `set_bit` \
+                 and `bit_is_set`)"
+                .to_string(),
             Mistake::CharsNotBytes => "your hashes seem to take characters, not bytes. \
                  Hash the key's UTF-8 bytes: é is the two bytes 195 169 and both count, so \
                  café is 5 bytes"
@@ -181,26 +223,38 @@ impl Mistake {
                     h2 % u128::from(m)
                 )
             }
-            Mistake::StepModM => {
-                let (_, b) = scheme::djb2_fnv(b"cat");
-                format!(
-                    "your step seems to be b mod m, which can be 0 and then every position \
-                     is the same. The step is b mod (m - 1) + 1, from 1 to m - 1: for cat, \
-                     b = {b} and the step is {b} mod {} + 1 = {}",
-                    m - 1,
-                    u64::from(b) % (m - 1) + 1
-                )
-            }
+            Mistake::StepModM => format!(
+                "your step seems to be b mod m, which can be 0 and then every position \
+                 is the same. {}",
+                right_step(m)
+            ),
+            Mistake::StepWithoutPlusOne => format!(
+                "your step seems to be b mod (m - 1), without the + 1, so it can be 0 and \
+                 then every position of the key is the same bit. {}",
+                right_step(m)
+            ),
             Mistake::NoWrap32 => "your hashes seem to grow past 32 bits. Keep a and b to \
                  32 bits after every byte (in Python, `& 0xFFFFFFFF`; in C, `uint32_t`): \
                  both hashes are 32-bit"
                 .to_string(),
-            Mistake::Djb2FromZero => {
-                let (a, _) = scheme::djb2_fnv(b"cat");
+            Mistake::Djb2FromZero => format!(
+                "your djb2 seems to start from 0. It starts from 5381: {}",
+                first_position(m)
+            ),
+            Mistake::Djb2Additive => format!(
+                "your djb2 seems to add each byte (a * 33 + byte). This exercise's djb2 XORs \
+                 it in: a = (a * 33) XOR byte, kept to 32 bits: {}",
+                first_position(m)
+            ),
+            Mistake::StepsFromOne => {
+                let mut right = Vec::new();
+                spec.positions(b"cat", &mut right);
+                let shown: Vec<String> = right.iter().map(u64::to_string).collect();
                 format!(
-                    "your djb2 seems to start from 0. It starts from 5381: for cat, \
-                     a = {a}, and its first position is {a} mod {m} = {}",
-                    u64::from(a) % m
+                    "your positions seem to start one step too far: position j takes j + 1 \
+                     steps. The first position is a mod m itself (j = 0 steps), then one \
+                     step on, and so on: for cat, the positions are {}",
+                    shown.join(", ")
                 )
             }
             Mistake::Fnv1Order => "your FNV seems to multiply before the XOR (that is \
@@ -227,6 +281,17 @@ impl Mistake {
                     i64::from(h) % (m as i64)
                 )
             }
+            Mistake::AbsHash => {
+                let h = scheme::murmur3_32(b"foo", 0);
+                format!(
+                    "your program seems to take abs() of the hash, so a negative hash lands \
+                     on the wrong position. Keep the hash's sign and use floor modulo, as \
+                     Python's `%` does: for foo with seed 0 the hash is {h}, and {h} mod {m} \
+                     = {}, not abs({h}) mod {m} = {}",
+                    scheme::floor_mod(h, m),
+                    i64::from(h).unsigned_abs() % m
+                )
+            }
             Mistake::SeedsFromOne => format!(
                 "your seeds seem to count from 1. The {} hashes use seeds 0 to {}",
                 spec.hashes(),
@@ -248,6 +313,26 @@ impl Mistake {
             }
         }
     }
+}
+
+/// The right step, worked for the key cat on a filter of `m` bits.
+fn right_step(m: u64) -> String {
+    let (_, b) = scheme::djb2_fnv(b"cat");
+    format!(
+        "The step is b mod (m - 1) + 1, from 1 to m - 1: for cat, b = {b} and the step is \
+         {b} mod {} + 1 = {}",
+        m - 1,
+        u64::from(b) % (m - 1) + 1
+    )
+}
+
+/// The right djb2 hash of cat and the first position it gives on a filter of `m` bits.
+fn first_position(m: u64) -> String {
+    let (a, _) = scheme::djb2_fnv(b"cat");
+    format!(
+        "for cat, a = {a}, and its first position is {a} mod {m} = {}",
+        u64::from(a) % m
+    )
 }
 
 #[cfg(test)]

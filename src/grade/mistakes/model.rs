@@ -37,6 +37,8 @@ pub fn answers_with(spec: FilterSpec, script: &[u8], mistakes: &[Mistake]) -> Ve
             continue;
         };
         match command {
+            // An unfilled starter: ADD computes nothing and sets nothing.
+            Command::Add(_) if learner.has(Mistake::NoBitsSet) => {}
             Command::Add(key) => {
                 learner.positions(learner.key(key), &mut positions);
                 for &p in &positions {
@@ -59,6 +61,7 @@ pub fn answers_with(spec: FilterSpec, script: &[u8], mistakes: &[Mistake]) -> Ve
                 } else {
                     positions.iter().all(set)
                 };
+                let maybe = maybe != learner.has(Mistake::AnswersSwapped);
                 out.extend_from_slice(if maybe { b"MAYBE\n" } else { b"NO\n" });
             }
             Command::Bits => {
@@ -166,7 +169,8 @@ impl Learner<'_> {
             Scheme::Djb2Fnv => {
                 let units = self.units(key);
                 let (a, step) = self.djb2_fnv(&units);
-                for j in 0..u64::from(k) {
+                let first = u64::from(self.has(Mistake::StepsFromOne));
+                for j in first..first + u64::from(k) {
                     let sum = u128::from(a) + u128::from(j) * u128::from(step);
                     out.push((sum % u128::from(m)) as i64);
                 }
@@ -177,6 +181,9 @@ impl Learner<'_> {
                     let h = scheme::murmur3_32(key, seed);
                     let p = if self.has(Mistake::UnsignedHash) {
                         (u64::from(h as u32) % m) as i64
+                    } else if self.has(Mistake::AbsHash) {
+                        // Python's abs(): -2^31 becomes 2^31, no overflow.
+                        (i64::from(h).unsigned_abs() % m) as i64
                     } else if self.has(Mistake::TruncatingMod) {
                         i64::from(h) % (m as i64)
                     } else {
@@ -214,7 +221,11 @@ impl Learner<'_> {
         let fnv1 = self.has(Mistake::Fnv1Order);
         for &u in units {
             let u = u128::from(u);
-            a = ((a * 33) % modulus_a) ^ u;
+            a = if self.has(Mistake::Djb2Additive) {
+                (a * 33 + u) % modulus_a
+            } else {
+                ((a * 33) % modulus_a) ^ u
+            };
             b = if fnv1 {
                 ((b * 16_777_619) % modulus_b) ^ u
             } else {
@@ -225,7 +236,8 @@ impl Learner<'_> {
             a %= modulus_a;
             b %= modulus_b;
         }
-        let step = (b % step_mod) as u64 + u64::from(!self.has(Mistake::StepModM));
+        let plus_one = !self.has(Mistake::StepModM) && !self.has(Mistake::StepWithoutPlusOne);
+        let step = (b % step_mod) as u64 + u64::from(plus_one);
         ((a % m) as u64, step)
     }
 }

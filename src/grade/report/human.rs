@@ -9,6 +9,7 @@ use super::{Report, Tally, shown_line};
 use crate::engine::scheme::FilterSpec;
 use crate::escape;
 use crate::grade::verdict::{Status, Verdict, bit_differences, first_difference};
+use crate::render::words::count;
 use crate::render::wrap::{self, Width};
 
 /// How many bytes of one line of the program's output the report shows.
@@ -25,7 +26,10 @@ pub fn write_header(
     prose(
         out,
         0,
-        &format!("grading `{program}` on {cases} case(s) of the {spec} exercise"),
+        &format!(
+            "grading `{program}` on {} of the {spec} exercise",
+            count(cases, "case", "cases")
+        ),
     )?;
     if let Some((seed, n)) = seed {
         prose(
@@ -307,17 +311,22 @@ fn prose(out: &mut impl Write, indent: usize, text: &str) -> io::Result<()> {
 }
 
 fn write_stderr(out: &mut impl Write, tail: &[u8]) -> io::Result<()> {
-    // Escaped, so that it cannot move the cursor, set the title or forge a line.
-    let tail = tail.strip_suffix(b"\n").unwrap_or(tail);
-    if tail.is_empty() {
+    if tail.strip_suffix(b"\n").unwrap_or(tail).is_empty() {
         return Ok(());
     }
     writeln!(out, "       end of stderr:")?;
+    write_stderr_at(out, 9, tail)
+}
+
+/// The last lines of a program's stderr, `indent` spaces in, each marked with `| `.
+fn write_stderr_at(out: &mut impl Write, indent: usize, tail: &[u8]) -> io::Result<()> {
+    // Escaped, so that it cannot move the cursor, set the title or forge a line.
+    let tail = tail.strip_suffix(b"\n").unwrap_or(tail);
     let lines: Vec<&[u8]> = tail.split(|&b| b == b'\n').collect();
     for line in &lines[lines.len().saturating_sub(5)..] {
         // Marked, so that no line of it reads as the report's own.
         let line = escape::escape_prefix_of(line, LINE_SHOWN);
-        writeln!(out, "         | {line}")?;
+        writeln!(out, "{:indent$}| {line}", "")?;
     }
     Ok(())
 }
@@ -327,9 +336,12 @@ pub fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
     let (passed, failed) = (report.passed(), report.failed());
     writeln!(
         out,
-        "\n{passed} of {} case(s) passed, {failed} failed",
-        report.verdicts.len()
+        "\n{passed} of {} passed, {failed} failed",
+        count(report.verdicts.len(), "case", "cases")
     )?;
+    if failed > 0 && failed == report.verdicts.len() && write_never_ran(out, report)? {
+        return write_score(out, report);
+    }
     let tallies = report.tallies();
     // A mistake named for a few cases out of many is a guess about those few, not the
     // program's mistake: say so rather than send the learner to fix code that is right.
@@ -337,9 +349,10 @@ pub fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
     let weak = failed > 0 && explained * 2 < failed;
     if weak {
         let advice = format!(
-            "no mistake the grader knows explains most of the {failed} failing case(s): compare \
+            "no mistake the grader knows explains {}: compare \
              your program's positions for a key of a failing case with the tutor's, for example \
              `echo 'EXPLAIN fig' | {}{}`",
+            of_failing(None, failed),
             crate::invoked::tutor(),
             spec_flags(report.spec)
         );
@@ -353,12 +366,69 @@ pub fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
         };
         prose(out, 0, &format!("{lead} {}", tally_words(t, failed)))?;
     }
-    writeln!(
+    write_score(out, report)
+}
+
+fn write_score(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    let max = report.max_score();
+    let points = crate::render::words::plural(max, "point", "points");
+    writeln!(out, "score: {} of {max} {points}", report.score())
+}
+
+/// How much of the `failed` cases `explained` of them are: "the failing case", "most of
+/// the 3 failing cases", "2 of the 5 failing cases".
+fn of_failing(explained: Option<usize>, failed: usize) -> String {
+    match (explained, failed) {
+        (_, 1) => "the failing case".to_string(),
+        (None, n) => format!("most of the {n} failing cases"),
+        (Some(e), n) => format!("{e} of the {n} failing cases"),
+    }
+}
+
+/// When every case crashed before its first answer, says that the program did not run and
+/// shows why in its stderr; false, writing nothing, when some case got further.
+fn write_never_ran(out: &mut impl Write, report: &Report) -> io::Result<bool> {
+    let never_ran = |v: &Verdict| v.status == Status::Crash && v.got.is_empty();
+    let Some(first) = report.verdicts.first() else {
+        return Ok(false);
+    };
+    if !report.verdicts.iter().all(never_ran) {
+        return Ok(false);
+    }
+    let why = first.reason.as_deref().unwrap_or("it crashed");
+    let cases = match report.verdicts.len() {
+        1 => "the case".to_string(),
+        n => format!("each of the {n} cases"),
+    };
+    prose(
         out,
-        "score: {} of {} point(s)",
-        report.score(),
-        report.max_score()
-    )
+        0,
+        &format!(
+            "your program did not run: {cases} ended before its first answer ({why}), so no \
+             answer could be checked"
+        ),
+    )?;
+    // A hidden case's stderr may echo its input: show the first one that is not hidden.
+    match report.verdicts.iter().find(|v| !v.hidden) {
+        Some(v) if !v.stderr_tail.trim_ascii().is_empty() => {
+            prose(
+                out,
+                0,
+                &format!(
+                    "its stderr says why (case {}); fix that first, then grade again:",
+                    v.name
+                ),
+            )?;
+            write_stderr_at(out, 2, &v.stderr_tail)?;
+        }
+        Some(_) => prose(
+            out,
+            0,
+            "it wrote nothing on stderr: run it by hand on a case's commands to see why",
+        )?,
+        None => prose(out, 0, "run it by hand on a few commands to see why")?,
+    }
+    Ok(true)
 }
 
 /// One mistake's count in words; "explains X of Y" only of what it explains on its own.
@@ -368,8 +438,8 @@ fn tally_words(t: &Tally, failed: usize) -> String {
     let mut parts = Vec::new();
     if t.alone > 0 {
         parts.push(format!(
-            "which alone explains {} of the {failed} failing case(s)",
-            t.alone
+            "which alone explains {}",
+            of_failing(Some(t.alone), failed)
         ));
     }
     if t.together > 0 {
@@ -383,10 +453,10 @@ fn tally_words(t: &Tally, failed: usize) -> String {
         parts.push(format!(
             "which explains part of what went wrong in {}{}",
             t.partly,
-            if t.alone + t.together > 0 {
-                " more"
-            } else {
-                " case(s)"
+            match (t.alone + t.together, t.partly) {
+                (0, 1) => " case",
+                (0, _) => " cases",
+                _ => " more",
             }
         ));
     }
