@@ -48,22 +48,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         anyhow::bail!(refusal);
     }
     if let Some(command) = &cli.command {
-        let mut out = BufWriter::new(io::stdout().lock());
-        let code = match command {
-            cli::Sub::Grade(args) => grade::run(args, &mut out)?,
-            cli::Sub::Calc(args) => {
-                calc::run(args, &mut out)?;
-                ExitCode::SUCCESS
-            }
-            cli::Sub::Lesson(args) => lesson::run(args, &mut out)?,
-            cli::Sub::Exercise(args) => {
-                exercise::run(args, &mut out)?;
-                ExitCode::SUCCESS
-            }
-            cli::Sub::Experiment(args) => {
-                experiment::run(args, &mut out)?;
-                ExitCode::SUCCESS
-            }
+        let mut out = Watched {
+            inner: BufWriter::new(io::stdout().lock()),
+            failed: false,
+        };
+        let code = run_command(command, &mut out);
+        let code = match code {
+            // A write that failed says what it was writing, not only what went wrong.
+            Err(e) if out.failed => return Err(e.context("could not write the output")),
+            code => code?,
         };
         out.flush().context("could not write the output")?;
         return Ok(code);
@@ -74,6 +67,37 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     run_files(&cli, spec)
+}
+
+/// A writer that remembers whether a write to it failed.
+struct Watched<W: Write> {
+    inner: W,
+    failed: bool,
+}
+
+impl<W: Write> Write for Watched<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let written = self.inner.write(buf);
+        self.failed |= written.is_err();
+        written
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let flushed = self.inner.flush();
+        self.failed |= flushed.is_err();
+        flushed
+    }
+}
+
+/// Runs a subcommand, its output to `out`.
+fn run_command(command: &cli::Sub, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    match command {
+        cli::Sub::Grade(args) => grade::run(args, out),
+        cli::Sub::Lesson(args) => lesson::run(args, out),
+        cli::Sub::Calc(args) => calc::run(args, out).map(|()| ExitCode::SUCCESS),
+        cli::Sub::Exercise(args) => exercise::run(args, out).map(|()| ExitCode::SUCCESS),
+        cli::Sub::Experiment(args) => experiment::run(args, out).map(|()| ExitCode::SUCCESS),
+    }
 }
 
 /// Runs the command line's script files (or stdin) in order against one filter.

@@ -22,13 +22,33 @@ pub struct Student {
 }
 
 /// Reads the reports at `paths` and writes the class summary to `out`.
+///
+/// A report that cannot be read is named at the end with why, and the summary is of the
+/// others (status 1); when none can be read, that is the error.
 pub fn run(paths: &[PathBuf], out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let students = paths
-        .iter()
-        .map(|p| read(p))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let (mut students, mut unread) = (Vec::new(), Vec::new());
+    for path in paths {
+        match read(path) {
+            Ok(student) => students.push(student),
+            Err(e) => unread.push(e),
+        }
+    }
+    if students.is_empty() && !unread.is_empty() {
+        return Err(unread.swap_remove(0));
+    }
     write_summary(out, &students)?;
-    Ok(ExitCode::SUCCESS)
+    if unread.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "\nnot in this summary, {} that could not be read:",
+        count(unread.len(), "report", "reports")
+    )?;
+    for e in &unread {
+        writeln!(out, "  {}", escape::text_lines(&format!("{e:#}")))?;
+    }
+    Ok(ExitCode::FAILURE)
 }
 
 fn read(path: &Path) -> anyhow::Result<Student> {

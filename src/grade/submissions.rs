@@ -126,8 +126,9 @@ pub fn run(
         .flatten()
         .collect();
     if let Some(reports) = &args.reports {
+        let mut taken = std::collections::HashSet::new();
         for g in &graded {
-            let path = reports.join(format!("{}.json", file_safe(&g.name)));
+            let path = reports.join(format!("{}.json", unique(file_safe(&g.name), &mut taken)));
             let mut bytes = Vec::new();
             super::report::json::write(&mut bytes, &g.report)?;
             crate::atomic::write_atomically(&path, &bytes).with_context(|| {
@@ -252,6 +253,18 @@ fn not_run(plan: &Plan, words: &[OsString], why: String) -> Report {
 }
 
 /// A student's name as a file name: anything but letters, digits, `-`, `_` and `.` as `_`.
+/// `name`, or `name-2`, `name-3`... when an earlier student's name made the same file name
+/// (`a b` and `a_b` both make `a_b`): no report is written over another.
+fn unique(name: String, taken: &mut std::collections::HashSet<String>) -> String {
+    let mut candidate = name.clone();
+    let mut n = 1;
+    while !taken.insert(candidate.to_ascii_lowercase()) {
+        n += 1;
+        candidate = format!("{name}-{n}");
+    }
+    candidate
+}
+
 fn file_safe(name: &str) -> String {
     let safe: String = name
         .chars()
@@ -320,5 +333,11 @@ mod tests {
         assert_eq!(file_safe("ada"), "ada");
         assert_eq!(file_safe("../x y"), "_x_y");
         assert_eq!(file_safe(".."), "student");
+        let mut taken = std::collections::HashSet::new();
+        let names: Vec<String> = ["a,b", "a_b", "a b", "A_B"]
+            .iter()
+            .map(|n| unique(file_safe(n), &mut taken))
+            .collect();
+        assert_eq!(names, ["a_b", "a_b-2", "a_b-3", "A_B-4"]);
     }
 }

@@ -196,7 +196,7 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
         )
     })?;
     let path = progress_path(args, lesson.name);
-    let mut progress = match (&path, args.restart) {
+    let progress = match (&path, args.restart) {
         (Some(p), false) => Progress::load(p, &lesson)
             .with_context(|| format!("could not use lesson progress in `{}`", escape::path(p)))?,
         (Some(p), true) => {
@@ -211,9 +211,9 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
             None
         }
         (None, _) => None,
-    }
-    .unwrap_or_else(|| Progress::new(lesson.name));
-    let mut saver = Saver::new(path);
+    };
+    let mut saver = Saver::new(path, progress.clone());
+    let mut progress = progress.unwrap_or_else(|| Progress::new(lesson.name));
     if progress.done {
         writeln!(out, "You have finished `{}`.", lesson.name)?;
         summary(out, args, &lesson, &progress)?;
@@ -302,7 +302,7 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
             Outcome::Back => i = i.saturating_sub(1),
             Outcome::Quit | Outcome::EndOfInput => {
                 progress.step = i;
-                if saver.save(&progress, out)? {
+                if saver.save(&lesson, &progress, out)? {
                     writeln!(
                         out,
                         "\nProgress saved at step {} of {}. Run `{}` to go on.",
@@ -318,14 +318,14 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
                         lesson.steps.len()
                     )?;
                 }
-                return Ok(ExitCode::SUCCESS);
+                return Ok(saver.status());
             }
         }
         progress.step = i;
-        saver.save(&progress, out)?;
+        saver.save(&lesson, &progress, out)?;
     }
     progress.done = true;
-    saver.save(&progress, out)?;
+    saver.save(&lesson, &progress, out)?;
     writeln!(out, "\nThat is the end of `{}`.", lesson.name)?;
     summary(out, args, &lesson, &progress)?;
     if let Some(scheme) = lesson.exercise {
@@ -350,7 +350,7 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
             next.title
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(saver.status())
 }
 
 /// The command that runs lesson `name` from the learner's shell, with `extra` flags and the
@@ -410,27 +410,56 @@ fn progress_path(args: &LessonArgs, lesson: &str) -> Option<PathBuf> {
 /// Saves progress after each step, and tells the learner once when it could not.
 struct Saver {
     path: Option<PathBuf>,
+    /// What this run last read from or wrote to the file: anything else found there was
+    /// written by another run of the lesson.
+    seen: Option<Progress>,
     warned: bool,
+    /// The last save failed: the run ends with status 1.
+    failed: bool,
 }
 
 impl Saver {
-    fn new(path: Option<PathBuf>) -> Saver {
+    fn new(path: Option<PathBuf>, seen: Option<Progress>) -> Saver {
         Saver {
             path,
+            seen,
             warned: false,
+            failed: false,
         }
     }
 
     /// Whether `progress` is now in its file, whole (a failed save leaves the old file).
-    fn save(&mut self, progress: &Progress, out: &mut impl Write) -> io::Result<bool> {
+    /// Progress another run of the lesson saved further along is kept, not overwritten.
+    fn save(
+        &mut self,
+        lesson: &Lesson,
+        progress: &Progress,
+        out: &mut impl Write,
+    ) -> io::Result<bool> {
         let result = match &self.path {
-            Some(p) => progress.save(p),
+            Some(p) => match Progress::load(p, lesson).ok().flatten() {
+                Some(theirs) if Some(&theirs) != self.seen.as_ref() && ahead(&theirs, progress) => {
+                    // Not a failure: the learner's furthest progress is in the file.
+                    writeln!(
+                        out,
+                        "(progress not saved: another run of this lesson saved it further \
+                         along, {}, and that is kept)",
+                        place(&theirs, lesson)
+                    )?;
+                    return Ok(false);
+                }
+                _ => progress.save(p),
+            },
             None => Err(anyhow::anyhow!(
                 "no state folder on this system; give one with --progress-file"
             )),
         };
+        self.failed = result.is_err();
         match result {
-            Ok(()) => Ok(true),
+            Ok(()) => {
+                self.seen = Some(progress.clone());
+                Ok(true)
+            }
             Err(e) => {
                 if !self.warned {
                     writeln!(out, "(progress not saved: {e:#})")?;
@@ -439,6 +468,29 @@ impl Saver {
                 Ok(false)
             }
         }
+    }
+
+    /// How the run ends: status 1 when its progress could not be kept.
+    fn status(&self) -> ExitCode {
+        if self.failed {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// Whether `theirs` is further along the lesson than `ours`.
+fn ahead(theirs: &Progress, ours: &Progress) -> bool {
+    (theirs.done && !ours.done) || (theirs.done == ours.done && theirs.step > ours.step)
+}
+
+/// Where a learner is in a lesson, in words: `at step 6 of 13`, or `finished`.
+fn place(progress: &Progress, lesson: &Lesson) -> String {
+    if progress.done {
+        "finished".to_string()
+    } else {
+        format!("at step {} of {}", progress.step + 1, lesson.steps.len())
     }
 }
 

@@ -1072,6 +1072,20 @@ fn a_class_summary_reads_several_reports() {
         Some(2),
         "a file that is no report is refused"
     );
+    // Among good reports, a bad one is named and the others are still summed up.
+    args.push(bad.to_str().expect("UTF-8"));
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .arg("grade")
+        .args(&args)
+        .output()
+        .expect("the tutor runs");
+    let text = crate::flat(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("class of 4 students"), "{text}");
+    assert!(
+        text.contains("1 report that could not be read") && text.contains("bad.json"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -190,7 +190,11 @@ fn a_failed_write_keeps_the_old_progress_and_says_so() {
         "45\nquit\n",
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a lost save is status 1: {stdout}"
+    );
     assert_eq!(
         std::fs::read(&progress).unwrap(),
         before,
@@ -215,8 +219,9 @@ fn a_failed_write_keeps_the_old_progress_and_says_so() {
     // catches it: the write fails, the lesson says so, the old file stays whole.
     let out = lesson_under_sh("ulimit -f 0; exec \"$0\" \"$@\"", &args, "45\nquit\n");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
+    assert_eq!(
+        out.status.code(),
+        Some(1),
         "the tutor died at the write limit:\n{stdout}"
     );
     assert!(squash(&stdout).contains("Progress not saved"), "{stdout}");
@@ -230,6 +235,46 @@ fn a_failed_write_keeps_the_old_progress_and_says_so() {
         ["basics.json"],
         "a temporary file was left"
     );
+}
+
+#[test]
+fn a_run_left_open_does_not_undo_another_runs_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("basics.json");
+    let step_in_file = || {
+        std::fs::read_to_string(&progress)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|j| j["step"].as_u64())
+    };
+    // Run A skips one question and waits at the next.
+    let mut a = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["lesson", "basics", "--progress-file"])
+        .arg(&progress)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut a_in = a.stdin.take().unwrap();
+    a_in.write_all(b"skip\n").unwrap();
+    let started = std::time::Instant::now();
+    while step_in_file().is_none_or(|s| s < 1) {
+        assert!(started.elapsed() < Duration::from_secs(30), "A never saved");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Run B, on the same file, goes further and quits.
+    let (_, code) = lesson(&progress, &["basics"], &"skip\n".repeat(6));
+    assert_eq!(code, 0);
+    let b_step = step_in_file().unwrap();
+    assert!(b_step > 2, "B saved step {b_step}");
+    // A quits: it must not put the file back to its own step.
+    a_in.write_all(b"quit\n").unwrap();
+    drop(a_in);
+    let out = wait_within(a, Duration::from_secs(30), "run A");
+    let stdout = squash(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(step_in_file(), Some(b_step), "{stdout}");
+    assert!(stdout.contains("saved it further along"), "{stdout}");
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
 }
 
 #[test]
@@ -267,8 +312,9 @@ fn many_lessons_at_once_on_one_file_never_see_a_torn_file() {
                 "round {round}, run {i} failed ({:?}): {stderr}",
                 out.status
             );
+            // A run behind another keeps the other's progress, and says so.
             assert!(
-                !stdout.contains("not saved"),
+                !stdout.contains("not saved") || stdout.contains("saved it further along"),
                 "round {round}, run {i} could not save:\n{stdout}"
             );
         }

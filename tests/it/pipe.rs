@@ -206,7 +206,18 @@ fn output_that_cannot_be_written_is_an_error() {
         ),
         (r#""$T" --help >/dev/full"#, "could not write the help"),
         (r#""$T" --version >/dev/full"#, "could not write the help"),
-        (r#""$T" calc -n 1000 -p 1% >/dev/full"#, "No space left"),
+        (
+            r#""$T" calc -n 1000 -p 1% >/dev/full"#,
+            "could not write the output: No space left",
+        ),
+        (
+            r#""$T" grade --list >/dev/full"#,
+            "could not write the output: No space left",
+        ),
+        (
+            r#""$T" lesson --list >/dev/full"#,
+            "could not write the output: No space left",
+        ),
     ] {
         let (code, _, stderr) = shell(script);
         assert_eq!(code, Some(2), "{script}: {stderr}");
