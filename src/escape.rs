@@ -45,6 +45,13 @@ pub fn needs_escape(text: &str) -> bool {
         .any(|c| matches!(c, '\t' | '\n' | '\r' | '\\') || hidden(c))
 }
 
+/// Whether `text` holds a character [`escaped`] hides behind an escape: a control or format
+/// character, which a terminal may act on (an escape sequence, a bidi override) rather
+/// than show. Unlike [`needs_escape`], a backslash is not one.
+pub fn has_hidden(text: &str) -> bool {
+    text.chars().any(hidden)
+}
+
 /// `bytes` escaped as a `String`.
 pub fn escape(bytes: &[u8]) -> String {
     escaped(bytes).to_string()

@@ -23,6 +23,7 @@ use crate::render::help::filter_name;
 use crate::render::terminal::{self, Style};
 use crate::render::wrap::{Width, Wrapped};
 use crate::script::command::{Command, Takes, Verb};
+use crate::script::reader::MAX_LINE;
 use crate::script::session::{Outcome, TracedSession};
 
 const PROMPT: &str = "bloom> ";
@@ -100,6 +101,9 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
                 for entry in &entries {
                     let _ = editor.add_history_entry(entry.as_str());
                 }
+                if file.skipped > 0 {
+                    let _ = writeln!(stderr, "{}", skipped_note(file.skipped, path));
+                }
                 Some(file)
             }
             Err(e) => {
@@ -155,7 +159,12 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         let lines: Vec<&str> = line.lines().collect();
         let pasted = lines.len() > 1;
         for line in lines {
-            if !line.trim().is_empty() {
+            if line.len() > MAX_LINE {
+                let _ = writeln!(stderr, "{} {}", style.error("error:"), too_long(line));
+                continue;
+            }
+            // Not blank, and nothing a terminal would act on when the line is recalled.
+            if crate::history::keeps(line) {
                 let _ = editor.add_history_entry(line);
                 if let Some(file) = &mut history
                     && let Err(e) = file.append(line)
@@ -165,7 +174,8 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
                 }
             }
             if pasted {
-                writeln!(stdout, "{}", style.note(&format!("{PROMPT}{line}")))?;
+                let echo = format!("{PROMPT}{}", crate::escape::escaped(line.as_bytes()));
+                writeln!(stdout, "{}", style.note(&echo))?;
             }
             if run_line(&mut session, line, style, &mut stdout, &mut stderr)? == Flow::Quit {
                 return Ok(());
@@ -174,6 +184,30 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         stdout.flush()?;
     }
     Ok(())
+}
+
+/// Why a line longer than [`MAX_LINE`] was not run: its length, the limit, how it starts.
+fn too_long(line: &str) -> String {
+    let mut cut = 24.min(line.len());
+    while !line.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!(
+        "the line is {} bytes long, more than the {MAX_LINE} a line may have, so it was not \
+         run or kept in history (it starts `{}...`)",
+        line.len(),
+        crate::escape::escaped(&line.as_bytes()[..cut])
+    )
+}
+
+/// Says, once a session, that `n` lines of the history file at `path` were not loaded.
+fn skipped_note(n: usize, path: &std::path::Path) -> String {
+    let lines = if n == 1 { "line" } else { "lines" };
+    format!(
+        "note: skipped {n} {lines} of the history in `{}`: too long, not UTF-8 text, or \
+         holding control characters",
+        crate::escape::path(path)
+    )
 }
 
 /// Whether the session goes on after a line.

@@ -222,10 +222,7 @@ fn a_bracketed_paste_of_several_lines_runs_each_line() {
     p.exp_string("MAYBE").expect("CHECK sun answers");
     p.exp_string("a false positive").expect("and is explained");
     p.exp_string("bloom> ").unwrap();
-    p.send_control('d').unwrap();
-    p.exp_eof().unwrap();
-    let history =
-        std::fs::read_to_string(state.path().join("bloom-tutor").join("history.txt")).unwrap();
+    let history = leave_and_read_history(p, state.path());
     assert_eq!(
         history.lines().collect::<Vec<_>>(),
         ["ADD fig", "ADD lime", "ADD date", "CHECK plum", "CHECK sun"],
@@ -389,4 +386,125 @@ fn a_counting_filter_removes_and_counts_at_the_prompt() {
     p.send_control('d').unwrap();
     p.exp_eof().expect("Ctrl-D ends the session");
     assert_eq!(exit_code(&p), 0);
+}
+
+/// Leaves with Ctrl-D and returns the history file under `state`.
+fn leave_and_read_history(mut p: PtySession, state: &std::path::Path) -> String {
+    p.send_control('d').unwrap();
+    p.exp_eof().expect("Ctrl-D ends the session");
+    let path = state.join("bloom-tutor").join("history.txt");
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("no history at {}: {e}", path.display()))
+}
+
+/// The longest line the tutor reads (`MAX_LINE` in `src/script/reader.rs`).
+const MAX_LINE: usize = 1 << 20;
+
+#[test]
+fn a_line_longer_than_a_line_may_be_is_refused_and_not_kept() {
+    let state = tempfile::tempdir().unwrap();
+    let mut p = start(state.path(), &[]);
+    let key = "x".repeat(MAX_LINE);
+    p.send(&format!("\x1b[200~ADD {key}\x1b[201~")).unwrap();
+    p.send("\r").unwrap();
+    p.flush().unwrap();
+    p.exp_regex(r"the\s+line\s+is\s+1048580\s+bytes\s+long,\s+more\s+than\s+the\s+1048576")
+        .expect("the line is refused with its length and the limit");
+    p.exp_regex(r"not\s+run\s+or\s+kept\s+in\s+history\s+\(it\s+starts\s+`ADD\s+xxxx")
+        .expect("the message says what became of the line and how it starts");
+    p.exp_string("bloom> ").expect("the session goes on");
+    p.send_line("BITS").unwrap();
+    p.exp_string(&"0".repeat(64))
+        .expect("the refused ADD set no bits");
+    p.exp_string("bloom> ").unwrap();
+    let history = leave_and_read_history(p, state.path());
+    assert_eq!(
+        history, "BITS\n",
+        "only the line that ran is in the history"
+    );
+}
+
+#[test]
+fn bad_history_lines_are_skipped_and_the_rest_recalled() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = state.path().join("bloom-tutor");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("history.txt");
+    let mut text: String = (0..1000).map(|i| format!("ADD k{i}\n")).collect();
+    text.push_str("ADD safe\n");
+    text.push_str(&format!("ADD {}\n", "x".repeat(MAX_LINE + 1)));
+    text.push_str("ADD \x1b]0;PWNED\x07\x1b[31mred\u{202e}\n");
+    std::fs::write(&path, &text).unwrap();
+
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"));
+    cmd.env("XDG_STATE_HOME", state.path())
+        .env("HOME", state.path())
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm");
+    let mut p = spawn_command(cmd, Some(TIMEOUT_MS)).unwrap();
+    p.exp_regex(r"note:\s+skipped\s+2\s+lines\s+of\s+the\s+history")
+        .expect("one note says lines were skipped");
+    p.exp_string("bloom> ").unwrap();
+    // Up brings back the newest entry that was kept, never the one with escape sequences.
+    p.send("\x1b[A").unwrap();
+    p.flush().unwrap();
+    p.send_line("").unwrap();
+    let shown = p
+        .exp_string("ADD safe: positions")
+        .expect("the newest good entry is recalled and runs");
+    assert!(
+        !shown.contains("PWNED"),
+        "a history entry reached the terminal raw: {shown:?}"
+    );
+    p.exp_string("bloom> ").unwrap();
+    // Up twice more: the entries before it are there too.
+    p.send("\x1b[A\x1b[A").unwrap();
+    p.flush().unwrap();
+    p.send_line("").unwrap();
+    p.exp_string("ADD k999: positions")
+        .expect("older entries are kept");
+    p.exp_string("bloom> ").unwrap();
+    p.send_control('d').unwrap();
+    let rest = p.exp_eof().unwrap();
+    assert!(!rest.contains("skipped"), "noted again: {rest:?}");
+    let after = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = after.lines().collect();
+    for i in 0..1000 {
+        assert!(
+            lines.contains(&format!("ADD k{i}").as_str()),
+            "entry {i} was lost from the file"
+        );
+    }
+    assert_eq!(
+        lines.last(),
+        Some(&"ADD k999"),
+        "this session's lines are added"
+    );
+}
+
+#[test]
+fn lines_with_control_characters_run_but_are_not_kept() {
+    let state = tempfile::tempdir().unwrap();
+    let mut p = start(state.path(), &[]);
+    // A paste with a BEL in its first line.
+    p.send("\x1b[200~ADD a\x07b\nCHECK zz\n\x1b[201~").unwrap();
+    p.send("\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("bloom> ADD a\\u{7}b")
+        .expect("the pasted line is echoed escaped");
+    p.exp_string("ADD \"a\\u{7}b\": positions")
+        .expect("and runs");
+    p.exp_string("NO").expect("the next pasted line runs");
+    p.exp_string("bloom> ").unwrap();
+    // Ctrl-V ESC types a raw ESC into the line.
+    p.send("ADD c\x16\x1b[31md\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("ADD \"c\\u{1b}[31md\": positions")
+        .expect("a typed ESC is shown escaped");
+    p.exp_string("bloom> ").unwrap();
+    let history = leave_and_read_history(p, state.path());
+    assert_eq!(
+        history, "CHECK zz\n",
+        "lines with control characters are not kept"
+    );
 }
