@@ -18,8 +18,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 ///
 /// On any failure (disk full, a file size limit, a read-only folder) the temporary file is
 /// removed and `path` is left as it was. A process killed mid-write leaves the old file too,
-/// and a stray `.NAME.PID.*.tmp` beside it, which the next write removes once that process
-/// is gone and the file is a minute old.
+/// and a stray `.NAME.PID.*.tmp` beside it (NAME cut to 200 bytes), which the next write
+/// removes once that process is gone and the file is a minute old.
 ///
 /// A symbolic link at `path` is followed, so the link stays and its target is replaced. An
 /// existing `path` that is not a regular file (a folder, a FIFO, `/dev/null`) is refused
@@ -35,8 +35,36 @@ pub fn write_atomically_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    let target = resolve_target(path)?;
-    let old_permissions = match fs::metadata(&target) {
+    write_atomically_at(path, FinalLink::Follow, write)
+}
+
+/// Whether a symbolic link as the last part of a path is followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FinalLink {
+    /// The link is followed: its target is read, or replaced.
+    Follow,
+    /// The path names the file itself, resolved by the caller: a link there is refused
+    /// (as "a symbolic link"), and one that appears after the check is replaced, never followed.
+    Refuse,
+}
+
+/// [`write_atomically_with`], with a choice about a symbolic link at `path`.
+pub fn write_atomically_at(
+    path: &Path,
+    links: FinalLink,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let (target, meta) = match links {
+        FinalLink::Follow => {
+            let target = resolve_target(path)?;
+            let meta = fs::metadata(&target);
+            (target, meta)
+        }
+        // `rename` replaces the last part of the path as it is, so a link put there after
+        // this check is replaced rather than written through.
+        FinalLink::Refuse => (path.to_path_buf(), fs::symlink_metadata(path)),
+    };
+    let old_permissions = match meta {
         Ok(meta) if meta.is_file() => Some(meta.permissions()),
         Ok(meta) => return Err(not_regular(meta.file_type())),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
@@ -80,14 +108,15 @@ pub fn write_atomically_with(
 /// renames its file within moments, so one this old was left by a process that was killed.
 const STRAY_AGE: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// Removes the `.NAME.PID.*.tmp` files that killed writers left beside `NAME` in `dir`:
-/// those of a process that no longer runs (where the system can tell) and older than
-/// [`STRAY_AGE`], so that a writer running now never loses its file. Best effort.
+/// Removes the `.STEM.PID.NANOS.N.tmp` files (see [`create_temp`]) that killed writers left
+/// beside `NAME` in `dir`: those of a process that no longer runs (where the system can tell)
+/// and older than [`STRAY_AGE`], so that a writer running now never loses its file. Best
+/// effort.
 fn sweep_strays(dir: &Path, name: &str) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
-    let prefix = format!(".{name}.");
+    let prefix = format!(".{}.", temp_stem(name));
     for entry in entries.flatten() {
         let file_name = entry.file_name();
         let Some(rest) = file_name
@@ -97,9 +126,18 @@ fn sweep_strays(dir: &Path, name: &str) {
         else {
             continue;
         };
-        let Some(pid) = rest.split('.').next().and_then(|p| p.parse::<u32>().ok()) else {
+        // Exactly PID.NANOS.N: the temporary file of a name that goes on after NAME and a
+        // dot (`f.bloom.1` after `f.bloom`) has more parts, and its first is not a process id.
+        let parts: Vec<&str> = rest.split('.').collect();
+        let [pid, nanos, n] = parts[..] else {
             continue;
         };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if nanos.parse::<u32>().is_err() || n.parse::<u32>().is_err() {
+            continue;
+        }
         let old = entry
             .metadata()
             .and_then(|m| m.modified())
@@ -197,12 +235,34 @@ pub fn open_regular_capped(
     path: &Path,
     max_bytes: u64,
 ) -> Result<Option<(File, u64)>, StateFileError> {
-    match fs::metadata(path) {
+    open_regular_at(path, max_bytes, FinalLink::Follow)
+}
+
+/// [`open_regular_capped`], with a choice about a symbolic link at `path`: with
+/// [`FinalLink::Refuse`] the file is opened with `O_NOFOLLOW` where the system has it, so a
+/// link put there after the check is refused too.
+pub fn open_regular_at(
+    path: &Path,
+    max_bytes: u64,
+    links: FinalLink,
+) -> Result<Option<(File, u64)>, StateFileError> {
+    let meta = match links {
+        FinalLink::Follow => fs::metadata(path),
+        FinalLink::Refuse => fs::symlink_metadata(path),
+    };
+    match meta {
         Ok(meta) => check_regular(&meta, max_bytes)?,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e.into()),
     }
-    let file = match File::open(path) {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    if links == FinalLink::Refuse {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits());
+    }
+    let file = match options.open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e.into()),
@@ -295,9 +355,28 @@ fn resolve_target(path: &Path) -> io::Result<PathBuf> {
     Err(io::Error::other("too many levels of symbolic links"))
 }
 
-/// A new, empty file in `dir` whose name no other writer uses: `.NAME.PID.N.tmp`.
+/// The most bytes of a file's name that its temporary file's name repeats. The rest of that
+/// name (`.`, and `.PID.NANOS.N.tmp`) takes at most 37 bytes, so every temporary name stays
+/// within the 255 bytes most file systems allow in a name, even for a name of 255 bytes.
+const TEMP_NAME_MAX: usize = 200;
+
+/// `name`, cut to at most [`TEMP_NAME_MAX`] bytes (at a character boundary): the part of a
+/// temporary file's name that says whose it is. The process id, the time and the counter
+/// after it keep the name unique; two long names that start alike share a prefix, which is
+/// harmless, as [`sweep_strays`] only removes files of writers that are gone.
+fn temp_stem(name: &str) -> &str {
+    let mut end = name.len().min(TEMP_NAME_MAX);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
+}
+
+/// A new, empty file in `dir` whose name no other writer uses: `.STEM.PID.NANOS.N.tmp`,
+/// STEM being `name` cut by [`temp_stem`].
 fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let name = temp_stem(name);
     let pid = std::process::id();
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -357,6 +436,60 @@ mod tests {
         );
         assert!(running.exists(), "a running process's file was removed");
         assert!(other.exists(), "another file's temporary file was removed");
+    }
+
+    #[test]
+    fn a_name_of_255_bytes_can_be_written_and_its_strays_swept() {
+        let dir = tempfile::tempdir().unwrap();
+        // 'é' is two bytes: the cut falls inside one at 200 bytes and must not split it.
+        for name in ["n".repeat(255), format!("n{}", "é".repeat(127))] {
+            assert_eq!(name.len(), 255);
+            let path = dir.path().join(&name);
+            write_atomically(&path, b"first").unwrap();
+            write_atomically(&path, b"second").unwrap();
+            assert_eq!(fs::read(&path).unwrap(), b"second");
+            assert_eq!(
+                files_in(dir.path()),
+                [name.as_str()],
+                "a temporary file was left"
+            );
+            fs::remove_file(&path).unwrap();
+        }
+        #[cfg(unix)]
+        {
+            let name = "n".repeat(255);
+            let mut child = std::process::Command::new("true").spawn().unwrap();
+            let dead = child.id();
+            child.wait().unwrap();
+            let stray = dir
+                .path()
+                .join(format!(".{}.{dead}.1.0.tmp", temp_stem(&name)));
+            let old = SystemTime::now() - STRAY_AGE - std::time::Duration::from_secs(5);
+            File::create(&stray).unwrap().set_modified(old).unwrap();
+            write_atomically(&dir.path().join(&name), b"x").unwrap();
+            assert!(!stray.exists(), "the stray of a long name stays");
+        }
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_longer_names_live_temporary_file_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = SystemTime::now() - STRAY_AGE - std::time::Duration::from_secs(5);
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        // The temporary file of `f.bloom.DEAD`, written by this running process: a sweep
+        // for `f.bloom` once read DEAD as the id of its writer, gone, and removed it.
+        let longer = dir
+            .path()
+            .join(format!(".f.bloom.{dead}.{}.5.0.tmp", std::process::id()));
+        File::create(&longer).unwrap().set_modified(old).unwrap();
+        write_atomically(&dir.path().join("f.bloom"), b"x").unwrap();
+        assert!(
+            longer.exists(),
+            "another file's live temporary file was removed"
+        );
     }
 
     #[test]

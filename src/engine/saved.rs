@@ -23,7 +23,7 @@
 
 use crate::engine::bloom::Bloom;
 use crate::engine::counters::{CounterBits, Counters};
-use crate::engine::filter::Filter;
+use crate::engine::filter::{Filter, OutOfMemory};
 use crate::engine::scheme::{FilterSpec, Scheme};
 
 /// The first eight bytes of every saved filter.
@@ -272,6 +272,8 @@ enum Elements {
     Counters {
         width: u32,
         counts: Vec<u8>,
+        /// The bits, set from the counters at the end; had before the first byte is read.
+        filter: Filter,
         acc: u32,
         held: u32,
         extra: bool,
@@ -279,29 +281,45 @@ enum Elements {
 }
 
 impl Decoder {
-    /// A decoder for the payload after `header`, read from the file's first bytes `head`.
-    pub(crate) fn new(header: Header, head: &[u8; HEADER_LEN]) -> Decoder {
+    /// A decoder for the payload after `header`, read from the file's first bytes `head`,
+    /// holding all the memory the filter needs; an error, and nothing kept, when that memory
+    /// cannot be had (a header of 44 bytes may name 2^32 counters, 4.5 GiB).
+    pub(crate) fn new(header: Header, head: &[u8; HEADER_LEN]) -> Result<Decoder, OutOfMemory> {
         let mut crc = Crc32::new();
         crc.update(head);
         let m = header.spec.bits();
         let elements = match header.spec.counter_bits() {
-            None => Elements::Bits {
-                words: vec![0; m.div_ceil(64) as usize],
-            },
-            Some(width) => Elements::Counters {
-                width: u32::from(width),
-                counts: Vec::with_capacity(m as usize),
-                acc: 0,
-                held: 0,
-                extra: false,
-            },
+            None => {
+                let len = m.div_ceil(64) as usize;
+                let mut words = Vec::new();
+                words.try_reserve_exact(len).map_err(|_| OutOfMemory {
+                    bytes: len as u64 * 8,
+                    bits: m,
+                })?;
+                words.resize(len, 0);
+                Elements::Bits { words }
+            }
+            Some(width) => {
+                let mut counts = Vec::new();
+                counts
+                    .try_reserve_exact(m as usize)
+                    .map_err(|_| OutOfMemory { bytes: m, bits: m })?;
+                Elements::Counters {
+                    width: u32::from(width),
+                    counts,
+                    filter: Filter::try_new(m)?,
+                    acc: 0,
+                    held: 0,
+                    extra: false,
+                }
+            }
         };
-        Decoder {
+        Ok(Decoder {
             header,
             crc,
             seen: 0,
             elements,
-        }
+        })
     }
 
     /// The next bytes of the payload (the caller stops at its length).
@@ -321,6 +339,7 @@ impl Decoder {
                 acc,
                 held,
                 extra,
+                ..
             } => {
                 let mask = (1u32 << *width) - 1;
                 for &b in chunk {
@@ -353,14 +372,17 @@ impl Decoder {
         let (filter, counters) = match self.elements {
             Elements::Bits { words } => (Filter::from_words(spec.bits(), words).ok_or(past)?, None),
             Elements::Counters {
-                counts, acc, extra, ..
+                counts,
+                mut filter,
+                acc,
+                extra,
+                ..
             } => {
                 if extra || acc != 0 {
                     return Err(past);
                 }
                 let width = spec.counting().ok_or(past)?;
                 let counters = Counters::from_counts(width, counts).ok_or(past)?;
-                let mut filter = Filter::new(spec.bits());
                 for (pos, &c) in counters.counts().iter().enumerate() {
                     if c > 0 {
                         filter.set(pos as u64);
@@ -460,7 +482,7 @@ mod tests {
         }
         let mut head = [0u8; HEADER_LEN];
         head.copy_from_slice(&bytes[..HEADER_LEN]);
-        let mut d = Decoder::new(header, &head);
+        let mut d = Decoder::new(header, &head).expect("a small filter fits in memory");
         let end = bytes.len() - TRAILER_LEN;
         // Fed in uneven pieces, as reads may come.
         for piece in bytes[HEADER_LEN..end].chunks(7) {

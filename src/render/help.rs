@@ -129,13 +129,14 @@ fn details(verb: Verb) -> &'static [&'static str] {
             "Writes the filter's shape, its bits or counters and its count of ADDs to the \
              file, with a checksum, through a temporary file and a rename: a failed save \
              leaves the old file. The keys are not saved. The file is named relative to the \
-             current folder and stays inside it; an existing file is replaced only if it is \
-             a saved filter, and never a device or a folder.",
+             current folder and stays inside it, symbolic links too; an existing file is \
+             replaced only if it is a saved filter, and never a device or a folder.",
         ],
         Verb::Load => &[
-            "Replaces the filter with the one saved in the file. A missing, truncated, \
-             corrupt or foreign file is refused and the filter is unchanged. A saved filter \
-             holds no keys, so after LOAD the tutor no longer knows which keys were added.",
+            "Replaces the filter with the one saved in the file, inside the current folder as \
+             for SAVE. A missing, truncated, corrupt or foreign file, or one too large for the \
+             memory there is, is refused and the filter is unchanged. A saved filter holds no \
+             keys, so after LOAD the tutor no longer knows which keys were added.",
         ],
         Verb::Union => &[
             "ORs the bits of a saved filter of the same scheme, size, k and counting into \

@@ -1,13 +1,23 @@
 //! Saved filters on disk: which paths a command may name, and writing and reading files in
 //! the format of `engine/saved.rs`, atomically, and never through a device or a FIFO.
+//!
+//! A script's path is resolved before it is used: its folders, and a symbolic link at its
+//! end, are followed with `canonicalize`, and a path that leads outside the current folder is
+//! refused. The resolved path is then opened without following a link at its end
+//! (`O_NOFOLLOW`, and a `rename` that replaces a link rather than writing through it), so a
+//! link put there after the check is refused too. What is left is a race on the folders: one
+//! of them replaced by a link, between the check and the open, by someone who can write in
+//! the current folder. Closing it needs each folder opened in turn (`openat`), which std
+//! does not offer.
 
 use std::fmt;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 
-use crate::atomic::{self, StateFileError};
+use crate::atomic::{self, FinalLink, StateFileError};
 use crate::engine::bloom::{Bloom, ShapeMismatch};
+use crate::engine::filter::OutOfMemory;
 use crate::engine::saved::{
     self, Corruption, Decoder, Encoded, FormatError, HEADER_LEN, Header, MAGIC, MAX_FILE_LEN,
     TRAILER_LEN,
@@ -36,6 +46,8 @@ pub(crate) enum FileError {
     },
     /// A symbolic link whose target does not exist: SAVE would create a file elsewhere.
     DanglingLink,
+    /// A symbolic link, on the way or at the end, leads outside the current folder.
+    Outside,
     /// SAVE over a file that is not a saved filter.
     NotASavedFilter,
     /// SAVE into a folder that does not exist.
@@ -51,6 +63,12 @@ pub(crate) enum FileError {
         os: Option<i32>,
     },
     Shape(ShapeMismatch),
+    /// The memory for the filter the file holds could not be had: `bits` bits, or counters
+    /// when `counting`.
+    Memory {
+        bits: u64,
+        counting: bool,
+    },
 }
 
 impl From<io::Error> for FileError {
@@ -94,6 +112,9 @@ impl fmt::Display for FileError {
                 "it is not a regular file ({kind}), and the tutor never reads or writes through one"
             ),
             FileError::DanglingLink => f.write_str("it is a symbolic link to nothing"),
+            FileError::Outside => f.write_str(
+                "a symbolic link leads it outside the current folder, and a path must stay inside it",
+            ),
             FileError::NotASavedFilter => {
                 f.write_str("it exists and is not a saved filter, so SAVE will not replace it")
             }
@@ -145,14 +166,101 @@ impl fmt::Display for FileError {
                 None => io::Error::from(*kind).fmt(f),
             },
             FileError::Shape(s) => s.fmt(f),
+            FileError::Memory {
+                bits,
+                counting: false,
+            } => write!(f, "not enough memory for a filter of {bits} bits"),
+            FileError::Memory {
+                bits,
+                counting: true,
+            } => write!(
+                f,
+                "not enough memory for a counting filter of {bits} counters"
+            ),
         }
     }
 }
 
-/// The path a command's bytes name. Scripts are run by graders and by other people, so a
-/// command names a file inside the current folder: no leading `/`, no `..`. (`--load FILE`,
-/// typed by the person running the tutor, takes any path.)
-pub(crate) fn path_of(bytes: &[u8]) -> Result<PathBuf, FileError> {
+/// A path a script named, resolved inside the current folder by [`path_of`]: no symbolic
+/// link is left on it but, at most, one put there after the check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Confined(PathBuf);
+
+/// Where a saved filter is read from: a script's [`Confined`] path, opened without following
+/// a link at its end, or a [`Path`] the command line named (`--load FILE`), any at all.
+pub(crate) trait Place {
+    fn path(&self) -> &Path;
+    fn final_link(&self) -> FinalLink;
+}
+
+impl Place for Path {
+    fn path(&self) -> &Path {
+        self
+    }
+    fn final_link(&self) -> FinalLink {
+        FinalLink::Follow
+    }
+}
+
+impl Place for Confined {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+    fn final_link(&self) -> FinalLink {
+        FinalLink::Refuse
+    }
+}
+
+/// The file a command's bytes name. Scripts are run by graders and by other people, so a
+/// command names a file inside the current folder: no leading `/`, no `..`, and no symbolic
+/// link leading outside. (`--load FILE`, typed by the person running the tutor, takes any
+/// path.)
+pub(crate) fn path_of(bytes: &[u8]) -> Result<Confined, FileError> {
+    confine(Path::new("."), &relative_path(bytes)?)
+}
+
+/// `rel`, inside the folder `root`, with its folders and a symbolic link at its end resolved;
+/// refused when that leads outside `root`. A link to a folder, a device or a FIFO is refused
+/// as what it leads to, and a link to nothing as such.
+fn confine(root: &Path, rel: &Path) -> Result<Confined, FileError> {
+    let root = fs::canonicalize(root)?;
+    let full = root.join(rel);
+    let names_a_file = rel.components().any(|c| matches!(c, Component::Normal(_)));
+    let (Some(dir), Some(name), true) = (full.parent(), full.file_name(), names_a_file) else {
+        // `.` names the folder itself, which SAVE and LOAD refuse as a folder.
+        return Ok(Confined(root));
+    };
+    let dir = match fs::canonicalize(dir) {
+        Ok(dir) => dir,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(FileError::NoFolder),
+        Err(e) => return Err(e.into()),
+    };
+    if !dir.starts_with(&root) {
+        return Err(FileError::Outside);
+    }
+    let at = dir.join(name);
+    if !fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Ok(Confined(at));
+    }
+    let target = match fs::canonicalize(&at) {
+        Ok(target) => target,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(FileError::DanglingLink),
+        Err(e) => return Err(e.into()),
+    };
+    let meta = fs::metadata(&target)?;
+    if !meta.is_file() {
+        return Err(FileError::NotRegular {
+            kind: atomic::kind_of(meta.file_type()),
+        });
+    }
+    if !target.starts_with(&root) {
+        return Err(FileError::Outside);
+    }
+    Ok(Confined(target))
+}
+
+/// The path a command's bytes name, checked as text: relative, without `..` or a NUL byte.
+fn relative_path(bytes: &[u8]) -> Result<PathBuf, FileError> {
     if bytes.contains(&0) {
         return Err(FileError::Path(PathProblem::Nul));
     }
@@ -184,10 +292,11 @@ fn to_path(bytes: &[u8]) -> Result<PathBuf, FileError> {
 
 /// Writes `bloom` to `path` in the saved format, replacing the file there only if it is a
 /// saved filter, through a temporary file and a rename, so a failed save leaves the old file.
-pub(crate) fn save(path: &Path, bloom: &Bloom, keys: u64) -> Result<Encoded, FileError> {
+pub(crate) fn save(path: &Confined, bloom: &Bloom, keys: u64) -> Result<Encoded, FileError> {
+    let path = path.path();
     check_replaceable(path)?;
     let mut encoded = None;
-    atomic::write_atomically_with(path, |out| {
+    atomic::write_atomically_at(path, FinalLink::Refuse, |out| {
         encoded = Some(saved::encode(bloom, keys, |chunk| out.write_all(chunk))?);
         Ok(())
     })
@@ -202,24 +311,10 @@ pub(crate) fn save(path: &Path, bloom: &Bloom, keys: u64) -> Result<Encoded, Fil
     })
 }
 
-/// Whether SAVE may put a file at `path`: nothing there, or a saved filter (through symbolic
-/// links, but never to a device, a FIFO or a folder, nor through a link to nothing).
+/// Whether SAVE may put a file at the resolved `path`: nothing there, or a saved filter
+/// (never a device, a FIFO or a folder, nor a symbolic link put there since it was resolved).
 fn check_replaceable(path: &Path) -> Result<(), FileError> {
-    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    let meta = match fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == io::ErrorKind::NotFound && is_link => {
-            return Err(FileError::DanglingLink);
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e.into()),
-    };
-    if !meta.is_file() {
-        return Err(FileError::NotRegular {
-            kind: atomic::kind_of(meta.file_type()),
-        });
-    }
-    let Some((file, _)) = atomic::open_regular_capped(path, u64::MAX)? else {
+    let Some((file, _)) = atomic::open_regular_at(path, u64::MAX, FinalLink::Refuse)? else {
         return Ok(());
     };
     let mut head = Vec::with_capacity(MAGIC.len());
@@ -240,10 +335,12 @@ pub(crate) struct Loaded {
     pub file: Encoded,
 }
 
-/// Reads the saved filter at `path`: only a regular file, read piece by piece, and checked
-/// whole before anything is returned.
-pub(crate) fn load(path: &Path) -> Result<Loaded, FileError> {
-    let Some((file, len)) = atomic::open_regular_capped(path, MAX_FILE_LEN)? else {
+/// Reads the saved filter at `place`: only a regular file, read piece by piece, and checked
+/// whole before anything is returned. The memory for the filter is had, or refused, before
+/// the payload is read.
+pub(crate) fn load<P: Place + ?Sized>(place: &P) -> Result<Loaded, FileError> {
+    let opened = atomic::open_regular_at(place.path(), MAX_FILE_LEN, place.final_link())?;
+    let Some((file, len)) = opened else {
         return Err(FileError::Missing);
     };
     let mut file = io::BufReader::with_capacity(64 * 1024, file);
@@ -260,7 +357,10 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, FileError> {
             Corruption::TooLong { len, expected },
         )));
     }
-    let mut decoder = Decoder::new(header, &head);
+    let mut decoder = Decoder::new(header, &head).map_err(|_: OutOfMemory| FileError::Memory {
+        bits: header.spec.bits(),
+        counting: header.spec.counting().is_some(),
+    })?;
     let mut left = header.payload_len();
     let mut chunk = vec![0u8; 64 * 1024];
     while left > 0 {
@@ -310,7 +410,7 @@ mod tests {
     #[track_caller]
     fn case(path: &str, expected: Result<&str, FileError>) {
         assert_eq!(
-            path_of(path.as_bytes()),
+            relative_path(path.as_bytes()),
             expected.map(PathBuf::from),
             "path {path:?}"
         );
@@ -327,10 +427,15 @@ mod tests {
         case("a\0b", Err(FileError::Path(PathProblem::Nul)));
     }
 
+    /// `rel` as a script names it, with `dir` as the current folder.
+    fn inside(dir: &Path, rel: &str) -> Result<Confined, FileError> {
+        confine(dir, Path::new(rel))
+    }
+
     #[test]
     fn saves_and_loads_a_filter() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f.bloom");
+        let path = inside(dir.path(), "f.bloom").unwrap();
         let mut bloom = Bloom::new(FilterSpec::lesson().with_counters(Some(4)).unwrap());
         bloom.add(b"fig");
         bloom.add(b"fig");
@@ -349,43 +454,135 @@ mod tests {
         let bloom = Bloom::new(FilterSpec::lesson());
         let notes = dir.path().join("notes.txt");
         fs::write(&notes, b"my notes").unwrap();
-        assert_eq!(save(&notes, &bloom, 0), Err(FileError::NotASavedFilter));
+        let path = inside(dir.path(), "notes.txt").unwrap();
+        assert_eq!(save(&path, &bloom, 0), Err(FileError::NotASavedFilter));
         assert_eq!(fs::read(&notes).unwrap(), b"my notes");
-        assert!(matches!(
-            save(dir.path(), &bloom, 0),
-            Err(FileError::NotRegular { kind: "a folder" })
-        ));
+        for folder in [".", "./"] {
+            assert!(
+                matches!(
+                    save(&inside(dir.path(), folder).unwrap(), &bloom, 0),
+                    Err(FileError::NotRegular { kind: "a folder" })
+                ),
+                "{folder:?} was not refused as a folder"
+            );
+        }
     }
 
     #[cfg(unix)]
     #[test]
     fn never_goes_through_a_device_or_a_dangling_link() {
         let dir = tempfile::tempdir().unwrap();
-        let bloom = Bloom::new(FilterSpec::lesson());
-        let full = dir.path().join("full");
-        std::os::unix::fs::symlink("/dev/full", &full).unwrap();
-        assert!(matches!(
-            save(&full, &bloom, 0),
+        std::os::unix::fs::symlink("/dev/full", dir.path().join("full")).unwrap();
+        assert_eq!(
+            inside(dir.path(), "full"),
             Err(FileError::NotRegular {
                 kind: "a character device"
             })
-        ));
+        );
         assert!(matches!(
             load(Path::new("/dev/zero")),
             Err(FileError::NotRegular { .. })
         ));
-        let dangling = dir.path().join("dangling");
-        std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).unwrap();
-        assert_eq!(save(&dangling, &bloom, 0), Err(FileError::DanglingLink));
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), dir.path().join("dangling"))
+            .unwrap();
+        assert_eq!(inside(dir.path(), "dangling"), Err(FileError::DanglingLink));
         assert!(!dir.path().join("nowhere").exists());
     }
 
     #[test]
-    fn a_missing_file_says_so() {
+    fn a_missing_file_or_folder_says_so() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(matches!(
-            load(&dir.path().join("nope.bloom")),
-            Err(FileError::Missing)
-        ));
+        let missing = inside(dir.path(), "nope.bloom").unwrap();
+        assert!(matches!(load(&missing), Err(FileError::Missing)));
+        assert_eq!(inside(dir.path(), "no/f.bloom"), Err(FileError::NoFolder));
+    }
+
+    /// A current folder `root` with a saved filter beside it, in `elsewhere/x.bf`.
+    #[cfg(unix)]
+    fn root_and_elsewhere() -> (tempfile::TempDir, PathBuf, PathBuf, Vec<u8>) {
+        let top = tempfile::tempdir().unwrap();
+        let root = top.path().join("root");
+        let elsewhere = top.path().join("elsewhere");
+        fs::create_dir(&root).unwrap();
+        fs::create_dir(&elsewhere).unwrap();
+        let outside = inside(&elsewhere, "x.bf").unwrap();
+        save(&outside, &Bloom::new(FilterSpec::lesson()), 0).unwrap();
+        let bytes = fs::read(elsewhere.join("x.bf")).unwrap();
+        (top, root, elsewhere, bytes)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_that_lead_outside_the_folder_are_refused() {
+        use std::os::unix::fs::symlink;
+        let (_top, root, elsewhere, before) = root_and_elsewhere();
+        symlink(&elsewhere, root.join("extlink")).unwrap();
+        symlink(elsewhere.join("x.bf"), root.join("extfile")).unwrap();
+        symlink("../elsewhere/x.bf", root.join("relfile")).unwrap();
+        // A link inside that goes on through a link outside.
+        symlink("extlink/x.bf", root.join("chain")).unwrap();
+        fs::create_dir(root.join("sub")).unwrap();
+        symlink("../../elsewhere", root.join("sub/up")).unwrap();
+        for rel in [
+            "extlink/x.bf",
+            "extlink/new.bf",
+            "./extlink/x.bf",
+            "extfile",
+            "relfile",
+            "chain",
+            "sub/up/x.bf",
+        ] {
+            assert_eq!(inside(&root, rel), Err(FileError::Outside), "{rel}");
+        }
+        // A missing folder behind a link outside is no way out either.
+        assert_eq!(inside(&root, "extlink/no/x.bf"), Err(FileError::NoFolder));
+        let outside: Vec<_> = fs::read_dir(&elsewhere)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(outside, ["x.bf"], "a file was made outside the folder");
+        assert_eq!(fs::read(elsewhere.join("x.bf")).unwrap(), before);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_inside_the_folder_are_followed() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir(root.join("real")).unwrap();
+        symlink("real", root.join("sub")).unwrap();
+        symlink("real/f.bf", root.join("link.bf")).unwrap();
+        let mut bloom = Bloom::new(FilterSpec::lesson());
+        bloom.add(b"fig");
+        save(&inside(root, "sub/f.bf").unwrap(), &bloom, 1).unwrap();
+        let back = load(&inside(root, "link.bf").unwrap()).unwrap();
+        assert_eq!(back.bloom.filter(), bloom.filter());
+        bloom.add(b"lime");
+        save(&inside(root, "link.bf").unwrap(), &bloom, 2).unwrap();
+        assert!(
+            fs::symlink_metadata(root.join("link.bf"))
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "SAVE replaced the link instead of its target"
+        );
+        let back = load(&inside(root, "./sub/f.bf").unwrap()).unwrap();
+        assert_eq!(back.keys, 2, "the save did not reach the link's target");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_put_in_place_after_the_check_is_not_followed() {
+        let (_top, root, elsewhere, before) = root_and_elsewhere();
+        let late = inside(&root, "late.bf").unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("x.bf"), root.join("late.bf")).unwrap();
+        let bloom = Bloom::new(FilterSpec::lesson().with_counters(Some(4)).unwrap());
+        let link = FileError::NotRegular {
+            kind: "a symbolic link",
+        };
+        assert_eq!(save(&late, &bloom, 0), Err(link));
+        assert!(matches!(load(&late), Err(e) if e == link));
+        assert_eq!(fs::read(elsewhere.join("x.bf")).unwrap(), before);
     }
 }
