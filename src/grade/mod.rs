@@ -239,14 +239,23 @@ fn show(out: &mut impl Write, spec: FilterSpec, case: &Case, raw: bool) -> anyho
         return Ok(());
     }
     let flags = report::human::spec_flags(spec);
-    writeln!(out, "case {}: {} ({spec})\n", case.name, case.checks)?;
-    writeln!(
-        out,
-        "script (to save it: {} grade{flags} --show {} --raw > {}.in):",
-        crate::invoked::tutor(),
-        case.name,
-        case.name
-    )?;
+    let header = [
+        format!("case {}: {} ({spec})", case.name, case.checks),
+        String::new(),
+        format!(
+            "script (to save it: `{} grade{flags} --show {} --raw > {}.in`):",
+            crate::invoked::tutor(),
+            case.name,
+            case.name
+        ),
+    ];
+    let width = Width::for_stdout().columns();
+    for line in header
+        .iter()
+        .flat_map(|l| crate::render::wrap::wrap_line(l, width))
+    {
+        writeln!(out, "{line}")?;
+    }
     for line in case.script.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         writeln!(out, "  {}", report::shown_line(line))?;
     }

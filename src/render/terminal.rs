@@ -92,9 +92,8 @@ fn counts_under_rulers(
             // Right-aligned over its counter, as the counter is; skipped if it would run
             // into the number before it.
             let number = i.to_string();
-            let Some(at) = ((i - from) * cell + digits).checked_sub(number.len()) else {
-                continue;
-            };
+            // A row's first number starts at the left edge when it is wider than a counter.
+            let at = ((i - from) * cell + digits).saturating_sub(number.len());
             if tens.len() <= at {
                 tens.push_str(&" ".repeat(at - tens.len()));
                 tens.push_str(&number);
@@ -328,6 +327,18 @@ mod tests {
         assert_eq!(lines[6], "20");
         assert_eq!(lines[8], " 0  0 12  0  0");
         assert!(text.lines().all(|l| l.len() <= 40), "{text}");
+        // One column a digit: each row starts with its number, even a wider one.
+        let small = Counters::new(25, CounterBits::new(4).unwrap());
+        let counts = Outcome::Counts {
+            counters: &small,
+            last_add: Probe::default(),
+        };
+        let mut out = Vec::new();
+        show(&counts, style, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "0                  10");
+        assert_eq!(lines[3], "20");
     }
 
     #[test]

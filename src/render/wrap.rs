@@ -122,16 +122,31 @@ const KEEP_TOGETHER: char = '\u{a0}';
 fn protect_quoted(text: &str) -> String {
     /// A parenthesis this long or shorter is read as one term of a formula.
     const SHORT: usize = 20;
+    /// A quoted key this long or shorter is never split.
+    const KEY: usize = 30;
     if text.contains(KEEP_TOGETHER) {
         return text.to_string();
     }
     let chars: Vec<char> = text.chars().collect();
     let mut keep = vec![false; chars.len()];
     let mut quoted = false;
+    let mut key_end = 0;
     for (i, &c) in chars.iter().enumerate() {
         match c {
             '`' => quoted = !quoted,
             ' ' if quoted => keep[i] = true,
+            // A short "quoted key" is one word too: a space at its end must not vanish
+            // into a line break.
+            '"' if !quoted && i >= key_end => {
+                let end = chars[i + 1..].iter().take(KEY).position(|&d| d == '"');
+                if let Some(len) = end {
+                    for k in keep.iter_mut().skip(i).take(len + 2) {
+                        *k = true;
+                    }
+                    // Its closing quote opens nothing.
+                    key_end = i + len + 2;
+                }
+            }
             '(' => {
                 // The matching parenthesis, if it closes soon.
                 let mut depth = 0;
@@ -280,6 +295,24 @@ mod tests {
             "? which bits are set now after three adds",
             24,
             &["? which bits are set now", "  after three adds"],
+        );
+    }
+
+    #[test]
+    fn a_short_quoted_key_is_never_split() {
+        case(
+            "spaces at the end belong to the key: \"fig \" is not \"fig\"",
+            42,
+            &[
+                "spaces at the end belong to the key:",
+                "\"fig \" is not \"fig\"",
+            ],
+        );
+        // Between two keys the words still wrap.
+        case(
+            "\"a\" then some words between \"b\"",
+            14,
+            &["\"a\" then some", "words between", "\"b\""],
         );
     }
 

@@ -277,8 +277,9 @@ impl fmt::Display for CommandError<'_> {
             ),
             CommandError::NoCounters => write!(
                 f,
-                "COUNTS needs a counting filter, and this one keeps bits (start with --counting, \
-                 or `# filter: counting=4`; BITS prints the bits)"
+                "COUNTS needs a counting filter, and this one keeps bits (start the tutor with \
+                 --counting, or make `# filter: counting=4` a script's first line; BITS prints \
+                 the bits)"
             ),
             CommandError::File { verb, path, error } => write!(
                 f,

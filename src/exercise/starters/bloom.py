@@ -53,7 +53,8 @@ def main():
                 out.write("NO\n")
         elif command == b"BITS":
             # Bit 0 first.
-            out.write("".join("1" if bit_is_set(p) else "0" for p in range(M)) + "\n")
+            bits = ("1" if bit_is_set(p) else "0" for p in range(M))
+            out.write("".join(bits) + "\n")
         else:
             print("unknown command:", command, file=sys.stderr)
 
