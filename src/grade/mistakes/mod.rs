@@ -20,6 +20,7 @@ pub enum Mistake {
     AnyBit,
     SplitEverySpace,
     WhitespaceStripped,
+    KeyStripped,
     BitsReversed,
     AnswersSwapped,
     NoBitsSet,
@@ -55,10 +56,11 @@ impl From<Mistake> for &'static str {
 
 impl Mistake {
     /// Every mistake, in the order reports list them when nothing else decides.
-    pub const ALL: [Mistake; 23] = [
+    pub const ALL: [Mistake; 24] = [
         Mistake::AnyBit,
         Mistake::SplitEverySpace,
         Mistake::WhitespaceStripped,
+        Mistake::KeyStripped,
         Mistake::BitsReversed,
         Mistake::AnswersSwapped,
         Mistake::NoBitsSet,
@@ -88,6 +90,7 @@ impl Mistake {
             Mistake::AnyBit,
             Mistake::SplitEverySpace,
             Mistake::WhitespaceStripped,
+            Mistake::KeyStripped,
             Mistake::BitsReversed,
         ];
         match spec.scheme() {
@@ -129,6 +132,7 @@ impl Mistake {
             Mistake::AnyBit
             | Mistake::SplitEverySpace
             | Mistake::WhitespaceStripped
+            | Mistake::KeyStripped
             | Mistake::BitsReversed
             | Mistake::AnswersSwapped
             | Mistake::NoBitsSet
@@ -154,6 +158,7 @@ impl Mistake {
             Mistake::AnyBit => "any-bit",
             Mistake::SplitEverySpace => "split-every-space",
             Mistake::WhitespaceStripped => "whitespace-stripped",
+            Mistake::KeyStripped => "key-stripped",
             Mistake::BitsReversed => "bits-reversed",
             Mistake::AnswersSwapped => "answers-swapped",
             Mistake::NoBitsSet => "no-bits-set",
@@ -198,6 +203,11 @@ impl Mistake {
                  ends of each line (Python's `line.strip()`, for one), so a key that starts \
                  or ends with a space or a tab loses it. Remove only the line ending: \
                  `ADD \"fig \"` adds the four bytes f, i, g and a space"
+                .to_string(),
+            Mistake::KeyStripped => "your program seems to strip spaces from both ends of \
+                 the key (Python's `key.strip()`, for one), so `ADD  fig` (two spaces) adds \
+                 fig instead of \" fig\". The key is every byte after the first space, \
+                 spaces and tabs included"
                 .to_string(),
             Mistake::BitsReversed => "your BITS line is the right bits in reverse order. \
                  Print bit 0 first, on the left"

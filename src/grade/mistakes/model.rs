@@ -121,6 +121,15 @@ impl Learner<'_> {
     /// The key the program takes from what follows the command word: with
     /// split-every-space, the next word, as Python's `line.split()[1]` gives it.
     fn key<'k>(&self, key: &'k [u8]) -> &'k [u8] {
+        let key = if self.has(Mistake::KeyStripped) {
+            // Python's `str.strip()`, or on bytes that are not UTF-8, `bytes.strip()`.
+            match std::str::from_utf8(key) {
+                Ok(text) => text.trim_matches(python_space).as_bytes(),
+                Err(_) => key.trim_ascii(),
+            }
+        } else {
+            key
+        };
         if !self.has(Mistake::SplitEverySpace) {
             return key;
         }
