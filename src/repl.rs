@@ -202,10 +202,10 @@ fn too_long(line: &str) -> String {
 
 /// Says, once a session, that `n` lines of the history file at `path` were not loaded.
 fn skipped_note(n: usize, path: &std::path::Path) -> String {
-    let lines = if n == 1 { "line" } else { "lines" };
     format!(
-        "note: skipped {n} {lines} of the history in `{}`: too long, not UTF-8 text, or \
+        "note: skipped {} of the history in `{}`: too long, not UTF-8 text, or \
          holding control characters",
+        crate::render::words::count(n, "line", "lines"),
         crate::escape::path(path)
     )
 }

@@ -484,8 +484,7 @@ fn grade(args: &GradeArgs, plan: &Plan, out: &mut impl Write) -> anyhow::Result<
     if args.isolate {
         // Before any case: a system that refuses isolation is the grader's trouble, never
         // a crash of the learner's program.
-        let tutor = std::env::current_exe().unwrap_or_else(|_| "/proc/self/exe".into());
-        if let Err(why) = sandbox::stage::probe(&sandbox(args), &tutor) {
+        if let Err(why) = sandbox::stage::probe(&sandbox(args)) {
             return not_run(
                 out,
                 format,

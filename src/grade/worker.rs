@@ -95,7 +95,7 @@ pub fn run(
     bytes.push(b'\n');
     bytes.extend_from_slice(input);
     let worker = [
-        self_exe(),
+        super::sandbox::self_exe(),
         OsString::from("grade"),
         OsString::from("--worker"),
     ];
@@ -159,18 +159,6 @@ pub fn run(
         }),
         note: response.note,
     })
-}
-
-/// This program's own binary, to start as a worker: `/proc/self/exe` on Linux, which
-/// holds even when the file was replaced since.
-#[cfg(unix)]
-fn self_exe() -> OsString {
-    if cfg!(target_os = "linux") {
-        return OsString::from("/proc/self/exe");
-    }
-    std::env::current_exe()
-        .map(OsString::from)
-        .unwrap_or_else(|_| OsString::from("bloom-tutor"))
 }
 
 /// The worker's side (`bloom-tutor grade --worker`): reads a request and a script on
@@ -282,7 +270,7 @@ fn contained(
         .map_err(RunError::Io)?;
     let decoy = room.work().with_file_name("bin").join("bloom-tutor");
     let mut watch = TutorWatch::new(Some(decoy)).map_err(RunError::Io)?;
-    let mut staged: Vec<OsString> = vec![self_exe()];
+    let mut staged: Vec<OsString> = vec![super::sandbox::self_exe()];
     staged.extend(stage::args(&sandbox, false));
     staged.push("--".into());
     staged.extend(program.iter().cloned());

@@ -4,6 +4,8 @@ use std::collections::BTreeSet;
 
 use crate::engine::bloom::{Answer, Bloom};
 use crate::engine::scheme::FilterSpec;
+use crate::render::words::listed;
+use crate::units::and_list;
 
 /// The shape of a right answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -146,7 +148,7 @@ impl Expect {
                     1 => parts.push("1 position is still to find".to_string()),
                     n => parts.push(format!("{n} positions are still to find")),
                 }
-                Some(format!("Not quite: {}.", crate::units::and_list(&parts)))
+                Some(format!("Not quite: {}.", and_list(&parts)))
             }
             Expect::FalsePositive(fp) => Some(format!("Not quite. {}", fp.why_not(typed))),
         }
@@ -174,24 +176,6 @@ impl Expect {
             Expect::Positions(ps) => ps.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
             Expect::FalsePositive(fp) => fp.example.clone(),
         }
-    }
-}
-
-/// `30`, `30 and 31` or `30, 31 and 40`.
-fn and_list(ps: &[u64]) -> String {
-    let shown: Vec<String> = ps.iter().map(u64::to_string).collect();
-    match shown.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    }
-}
-
-/// `30 is` or `30 and 31 are`, for a sentence about positions.
-fn listed(ps: &[u64]) -> String {
-    match ps {
-        [_] => format!("{} is", and_list(ps)),
-        _ => format!("{} are", and_list(ps)),
     }
 }
 

@@ -385,10 +385,7 @@ fn list(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<()> {
             Some(Ok(Some(p))) if p.done && !p.skipped.is_empty() => {
                 format!("finished, {} skipped", p.skipped.len())
             }
-            Some(Ok(Some(p))) if p.done => "finished".to_string(),
-            Some(Ok(Some(p))) if p.step > 0 => {
-                format!("at step {} of {}", p.step + 1, lesson.steps.len())
-            }
+            Some(Ok(Some(p))) if p.done || p.step > 0 => progress_place(&p, &lesson),
             // A shared --progress-file holds another lesson: this one has not begun there.
             Some(Ok(_)) | Some(Err(LoadError::OtherLesson { .. })) | None => {
                 "not started".to_string()
@@ -444,7 +441,7 @@ impl Saver {
                         out,
                         "(progress not saved: another run of this lesson saved it further \
                          along, {}, and that is kept)",
-                        place(&theirs, lesson)
+                        progress_place(&theirs, lesson)
                     )?;
                     return Ok(false);
                 }
@@ -486,7 +483,7 @@ fn ahead(theirs: &Progress, ours: &Progress) -> bool {
 }
 
 /// Where a learner is in a lesson, in words: `at step 6 of 13`, or `finished`.
-fn place(progress: &Progress, lesson: &Lesson) -> String {
+fn progress_place(progress: &Progress, lesson: &Lesson) -> String {
     if progress.done {
         "finished".to_string()
     } else {

@@ -6,7 +6,7 @@ use crate::engine::counters::CounterBits;
 use crate::engine::memory::{Knowledge, Limit, REMEMBERED_BYTES, REMEMBERED_KEYS};
 use crate::engine::scheme::{Derivation, FilterSpec};
 use crate::escape;
-use crate::render::words::plural;
+use crate::render::words::{count, listed, plural};
 use crate::script::session::{
     Example, Explained, FileReport, MergeReport, Outcome, Recall, Removed, Stats,
 };
@@ -239,12 +239,12 @@ fn memory_full(full: Option<Limit>) -> String {
 
 /// "bit 22 is 0", "counters 22, 39 are 0".
 fn are_zero(noun: &str, zeros: &[u64]) -> String {
-    let (noun, verb) = if zeros.len() == 1 {
-        (noun.to_string(), "is")
+    let noun = if zeros.len() == 1 {
+        noun.to_string()
     } else {
-        (format!("{noun}s"), "are")
+        format!("{noun}s")
     };
-    format!("{noun} {} {verb} 0", and_list(zeros))
+    format!("{noun} {} 0", listed(zeros))
 }
 
 /// One line on a CHECK: which bit makes NO certain, or what kind of MAYBE it is. In a counting
@@ -334,7 +334,7 @@ pub(crate) fn checked(
                     } else {
                         "counters"
                     },
-                    and_list(&full) + if full.len() == 1 { " is" } else { " are" }
+                    listed(&full)
                 )
             };
             format!(
@@ -511,11 +511,6 @@ fn show_path(path: &[u8]) -> String {
 /// "1 key added", "3 keys added".
 fn keys_added(n: u64) -> String {
     format!("{} added", count(n, "key", "keys"))
-}
-
-/// "1 bit", "6 bits": a count and its noun.
-fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The line on a SAVE.

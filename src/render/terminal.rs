@@ -89,10 +89,10 @@ fn counts_under_rulers(
         let to = (from + row).min(n);
         let mut tens = String::new();
         for i in (from..to).filter(|i| i % 10 == 0) {
-            // Right-aligned over its counter, as the counter is; skipped if it would run
-            // into the number before it.
+            // Right-aligned over its counter, as the counter is (a row's first number
+            // starts at the left edge when it is wider); skipped if it would run into the
+            // number before it.
             let number = i.to_string();
-            // A row's first number starts at the left edge when it is wider than a counter.
             let at = ((i - from) * cell + digits).saturating_sub(number.len());
             if tens.len() <= at {
                 tens.push_str(&" ".repeat(at - tens.len()));

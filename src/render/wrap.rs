@@ -104,12 +104,10 @@ fn column(body: &str, width: usize) -> Option<usize> {
     let text = name[gap..].trim_start_matches(' ');
     let at = start + name.len() - text.len();
     let plausible = gap > 0 && !name[..gap].ends_with('.') && !text.is_empty();
-    (plausible && body.is_char_boundary(at) && display_width(&body[..at]) <= width / 2)
+    (plausible
+        && body.is_char_boundary(at)
+        && textwrap::core::display_width(&body[..at]) <= width / 2)
         .then_some(at)
-}
-
-fn display_width(text: &str) -> usize {
-    textwrap::core::display_width(text)
 }
 
 /// Stands for a space inside backticks while a line is wrapped: it is not a space to

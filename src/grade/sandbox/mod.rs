@@ -30,6 +30,18 @@ pub struct Sandbox {
     pub isolate: bool,
 }
 
+/// This program's own binary, to start as a worker or a stage: `/proc/self/exe` on Linux,
+/// which holds even when the file was replaced since.
+#[cfg(unix)]
+pub fn self_exe() -> OsString {
+    if cfg!(target_os = "linux") {
+        return OsString::from("/proc/self/exe");
+    }
+    std::env::current_exe()
+        .map(OsString::from)
+        .unwrap_or_else(|_| OsString::from("bloom-tutor"))
+}
+
 /// A size for a person: `1 GiB`, `16 MiB`, `300 bytes`.
 pub fn show_size(bytes: u64) -> String {
     for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {

@@ -39,8 +39,8 @@ pub fn args(sandbox: &Sandbox, inner: bool) -> Vec<OsString> {
 /// Whether `--isolate` can be set up on this system: a stage started in it, running a
 /// program that does nothing. `Err` holds why not, in words, for the grader to say
 /// before any case runs: a container may allow user namespaces but refuse a new /proc.
-pub fn probe(sandbox: &Sandbox, tutor: &std::path::Path) -> Result<(), String> {
-    let out = Command::new(tutor)
+pub fn probe(sandbox: &Sandbox) -> Result<(), String> {
+    let out = Command::new(super::self_exe())
         .args(args(sandbox, false))
         .args(["--", "true"])
         .stdin(std::process::Stdio::null())
