@@ -1,5 +1,9 @@
 //! The interactive session in a real pseudo-terminal: prompt, answers, notes, Ctrl-C, Ctrl-D
 //! and history. Timeouts are generous: these tests check behaviour, never speed.
+//!
+//! Ctrl-D is sent only once the prompt is on the screen. Between prompts the line editor hands
+//! the terminal back to its normal mode, where the terminal itself takes a Ctrl-D as the end of
+//! input and the tutor never sees it (a slow machine showed this).
 
 use std::process::Command;
 
@@ -101,6 +105,7 @@ fn history_is_written_to_the_state_folder() {
     p.send_line("").unwrap();
     p.exp_string("ADD remembered: positions")
         .expect("the recalled line runs");
+    p.exp_string("bloom> ").unwrap();
     p.send_control('d').unwrap();
     p.exp_eof().unwrap();
 }
@@ -133,6 +138,7 @@ fn unwritable_history_warns_once_and_goes_on() {
     p.send_line("CHECK fig").unwrap();
     p.exp_string("NO")
         .expect("the session works without history");
+    p.exp_string("bloom> ").unwrap();
     p.send_control('d').unwrap();
     let rest = p.exp_eof().unwrap();
     assert!(!rest.contains("warning"), "warned again at exit: {rest:?}");
@@ -169,6 +175,7 @@ fn tab_completes_command_words() {
     p.send_line("HELP").unwrap();
     p.exp_string("EXPLAIN key")
         .expect("HELP lists the tutor's commands");
+    p.exp_string("bloom> ").unwrap();
     p.send_control('d').unwrap();
     p.exp_eof().unwrap();
 }
@@ -244,6 +251,7 @@ fn lines_typed_ahead_of_the_prompt_are_not_lost() {
     p.exp_string("ADD key103: positions")
         .expect("line 4, whole");
     p.exp_string("CHECK key103: positions").expect("line 5");
+    p.exp_string("bloom> ").unwrap();
     p.send_control('d').unwrap();
     p.exp_eof().unwrap();
 }
@@ -257,6 +265,7 @@ fn history_survives_a_closed_terminal_and_a_second_session() {
     first.exp_string("ADD from-first: positions").unwrap();
     second.send_line("ADD from-second").unwrap();
     second.exp_string("ADD from-second: positions").unwrap();
+    second.exp_string("bloom> ").unwrap();
     // The first terminal closes: SIGHUP, no clean exit.
     first
         .process_mut()
