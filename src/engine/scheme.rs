@@ -303,10 +303,11 @@ impl fmt::Display for FilterSpec {
             None => write!(f, "{}, m = {} bits, k = {}", self.scheme, self.m, self.k),
             Some(width) => write!(
                 f,
-                "{}, m = {} counters of {} bits, k = {}",
+                "{}, m = {} counters of {} {}, k = {}",
                 self.scheme,
                 self.m,
                 width.get(),
+                if width.get() == 1 { "bit" } else { "bits" },
                 self.k
             ),
         }

@@ -801,19 +801,31 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
             }
         ),
     };
+    // In a counting filter a position is in use when its counter is above 0 (a 1 in BITS).
+    let in_use = |n: u64| match (s.spec.counting(), n) {
+        (Some(_), 1) => "counter above 0",
+        (Some(_), _) => "counters above 0",
+        (None, 1) => "bit set",
+        (None, _) => "bits set",
+    };
     let mut lines = vec![
         format!("STATS for {}", s.spec),
         keys_line,
         format!(
-            "bits set: {set} of {m} ({})",
+            "{}: {set} of {m} ({})",
+            if s.spec.counting().is_some() {
+                "counters above 0 (a 1 in BITS)"
+            } else {
+                "bits set"
+            },
             percent(set as f64 / m as f64)
         ),
         // Both assume a key's positions fall at random, each apart from the others: byte
         // sums break that, so the words say so (HELP STATS says why).
         "chance of a false positive, if positions were independent:".to_string(),
         format!(
-            "  from the X = {set} {} set, (X/m)^k = ({set}/{m})^{k} = {}",
-            plural(set, "bit", "bits"),
+            "  from the X = {set} {}, (X/m)^k = ({set}/{m})^{k} = {}",
+            in_use(set),
             rate(s.fp_fill)
         ),
         format!(
@@ -826,14 +838,18 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
             // ln(1) is 0, and -(m/k)*0 is -0.0: an empty filter holds 0 keys, not -0.
             let keys = s.keys_from_fill + 0.0;
             format!(
-                "keys estimated from the X = {set} {} set, -(m/k)*ln(1 - X/m) = {}",
-                plural(set, "bit", "bits"),
+                "keys estimated from the X = {set} {}, -(m/k)*ln(1 - X/m) = {}",
+                in_use(set),
                 if keys == 0.0 {
                     "0".to_string()
                 } else {
                     format!("{keys:.1}")
                 }
             )
+        } else if s.spec.counting().is_some() {
+            "distinct keys estimated from the fill: every counter is above 0, so the estimate \
+             is unbounded"
+                .to_string()
         } else {
             "distinct keys estimated from the fill: every bit is set, so the estimate is unbounded"
                 .to_string()
@@ -1042,6 +1058,45 @@ mod tests {
         assert_eq!(
             lines[5],
             "  textbook, from n = 3 keys, (1 - e^(-kn/m))^k = 0.0077 (0.77%)"
+        );
+    }
+
+    #[test]
+    fn stats_of_a_counting_filter_count_counters_above_0_not_bits() {
+        let s = Stats {
+            spec: FilterSpec::lesson().with_counters(Some(1)).unwrap(),
+            adds: 2,
+            removes: 0,
+            distinct: Some(1),
+            full: None,
+            bits_set: 1,
+            fp_fill: 0.000244140625,
+            n: 1.0,
+            fp_textbook: 0.0009,
+            keys_from_fill: 0.5,
+            saturated: Some(1),
+        };
+        let lines = stats(&s);
+        assert_eq!(
+            lines[0],
+            "STATS for bytesum, m = 64 counters of 1 bit, k = 2"
+        );
+        assert_eq!(lines[2], "counters above 0 (a 1 in BITS): 1 of 64 (1.56%)");
+        assert!(
+            lines[4].starts_with("  from the X = 1 counter above 0,"),
+            "{}",
+            lines[4]
+        );
+        assert!(
+            lines[6].starts_with("keys estimated from the X = 1 counter above 0,"),
+            "{}",
+            lines[6]
+        );
+        assert!(
+            lines
+                .iter()
+                .all(|l| !l.contains("bits set") && !l.contains("bit set")),
+            "{lines:#?}"
         );
     }
 

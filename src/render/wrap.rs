@@ -165,11 +165,59 @@ fn protect_quoted(text: &str) -> String {
             _ => {}
         }
     }
+    keep_formulas_together(&chars, &mut keep);
     chars
         .iter()
         .zip(keep)
         .map(|(&c, k)| if k && c == ' ' { KEEP_TOGETHER } else { c })
         .collect()
+}
+
+/// Marks the spaces around a formula's operators (`k = (m/n) * ln(2)`) as `keep`: a line
+/// never ends on an operator, and a formula up to [`FORMULA`] characters is never split. A
+/// longer one (a sum of many bytes) may break before an operator.
+fn keep_formulas_together(chars: &[char], keep: &mut [bool]) {
+    /// A formula this long or shorter stays on one line.
+    const FORMULA: usize = 30;
+    // Each operator standing between two spaces: (index of the space before, after).
+    let mut operators = Vec::new();
+    let mut start = 0;
+    for end in (0..=chars.len()).filter(|&i| i == chars.len() || chars[i] == ' ') {
+        let word: String = chars[start..end].iter().collect();
+        if start > 0
+            && end < chars.len()
+            && matches!(
+                word.as_str(),
+                "=" | "*" | "+" | "-" | "/" | "<" | ">" | "mod"
+            )
+        {
+            operators.push((start - 1, end));
+        }
+        start = end + 1;
+    }
+    let mut before = Vec::new();
+    for (space_before, space_after) in operators {
+        keep[space_after] = true;
+        if !keep[space_before] {
+            keep[space_before] = true;
+            before.push(space_before);
+        }
+    }
+    // Each run of characters with no breakable space between them: a run longer than a
+    // formula may be opens again before its operators.
+    let breaks: Vec<usize> = (0..chars.len())
+        .filter(|&i| chars[i] == ' ' && !keep[i])
+        .chain([chars.len()])
+        .collect();
+    let mut start = 0;
+    for end in breaks {
+        if end - start > FORMULA {
+            for &at in before.iter().filter(|&&at| (start..end).contains(&at)) {
+                keep[at] = false;
+            }
+        }
+        start = end + 1;
+    }
 }
 
 /// A writer that wraps each line written through it (see [`wrap_line`]) before passing it
@@ -294,6 +342,28 @@ mod tests {
             24,
             &["? which bits are set now", "  after three adds"],
         );
+    }
+
+    #[test]
+    fn a_formula_is_never_split_and_a_line_never_ends_on_an_operator() {
+        case(
+            "the best number of hashes is k = (m/n) * ln(2), rounded",
+            40,
+            &["the best number of hashes is", "k = (m/n) * ln(2), rounded"],
+        );
+        // Too long for one line: it breaks before an operator, never after one.
+        let sum = "h1 = 102 + 105 + 103 + 111 + 120 + 121 + 122 = 784";
+        let lines = wrap_line(&format!("so {sum} in all"), 30);
+        assert_eq!(lines.join(" "), format!("so {sum} in all"));
+        for line in &lines {
+            assert!(line.chars().count() <= 30, "{lines:?}");
+            assert!(
+                !["=", "+", "*", "-", "/"]
+                    .iter()
+                    .any(|op| line.ends_with(op)),
+                "a line ends on an operator: {lines:?}"
+            );
+        }
     }
 
     #[test]
