@@ -10,6 +10,7 @@ use crate::engine::scheme::{FilterSpec, Scheme, byte_sums, murmur3_32};
 use crate::engine::theory;
 use crate::experiment::{Plan, measure};
 use crate::invoked;
+use crate::script::command::{Command, Verb};
 use crate::units::{and_list, group};
 
 /// One lesson: a filter to work on and the steps to go through.
@@ -50,6 +51,54 @@ pub struct Question {
     pub reveal: Vec<String>,
     /// What to take away, shown last.
     pub after: Vec<String>,
+    /// Commands that would show the answer: at this question they wait until it is answered.
+    pub withheld: Withheld,
+}
+
+/// The commands that would give a question's answer away: any command on one of `keys`
+/// (ADD, CHECK and REMOVE print the key's positions, EXPLAIN its arithmetic), and the
+/// keyless `verbs` (BITS, STATS, COUNTS) that would show it.
+#[derive(Debug, Clone, Default)]
+pub struct Withheld {
+    pub keys: Vec<String>,
+    pub verbs: Vec<Verb>,
+}
+
+impl Withheld {
+    /// Nothing is withheld: any command may help and none gives the answer.
+    pub fn none() -> Withheld {
+        Withheld::default()
+    }
+
+    /// Commands on these keys.
+    pub fn keys(keys: &[&str]) -> Withheld {
+        Withheld {
+            keys: keys.iter().map(|k| k.to_string()).collect(),
+            verbs: Vec::new(),
+        }
+    }
+
+    /// These keyless commands.
+    pub fn verbs(verbs: &[Verb]) -> Withheld {
+        Withheld {
+            keys: Vec::new(),
+            verbs: verbs.to_vec(),
+        }
+    }
+
+    /// These keyless commands, as well as those already withheld.
+    pub fn and(mut self, verbs: &[Verb]) -> Withheld {
+        self.verbs.extend_from_slice(verbs);
+        self
+    }
+
+    /// Whether `cmd` would give the answer away.
+    pub fn holds(&self, cmd: &Command<'_>) -> bool {
+        match cmd.key() {
+            Some(key) => self.keys.iter().any(|k| k.as_bytes() == key),
+            None => self.verbs.contains(&cmd.verb()),
+        }
+    }
 }
 
 /// A likely wrong answer and what to say about it.
@@ -316,6 +365,7 @@ fn basics() -> Lesson {
                          Which answer can that never happen to?",
                     )],
                     reveal: vec![],
+                    withheld: Withheld::none(),
                     after: lines(
                         "A 0 bit proves the key was never added, so NO is certain.\n\
                          A MAYBE for a key never added is called a false positive.",
@@ -347,6 +397,7 @@ fn basics() -> Lesson {
                         h2_for_h1(fig[1]),
                     ],
                     reveal: vec![],
+                    withheld: Withheld::keys(&["fig"]),
                     after: vec![format!("h1 = {fig1} mod 64 = {}.", fig[0])],
                 }),
                 ..Step::default()
@@ -391,8 +442,10 @@ fn basics() -> Lesson {
                         ),
                     ],
                     reveal: vec![],
+                    withheld: Withheld::keys(&["fig"]),
                     after: arithmetic(&spec, "fig", &format!(
-                        "So ADD fig sets bits {} and {}. EXPLAIN fig shows this arithmetic at any question.",
+                        "So ADD fig sets bits {} and {}. At any question, EXPLAIN key shows this arithmetic \
+                         for a key, unless it is the key the question asks about.",
                         fig[0], fig[1]
                     )),
                 }),
@@ -446,6 +499,7 @@ fn basics() -> Lesson {
                         ),
                     ],
                     reveal: vec![],
+                    withheld: Withheld::keys(&["lime"]),
                     after: arithmetic(&spec, "lime", ""),
                 }),
                 ..Step::default()
@@ -470,6 +524,7 @@ fn basics() -> Lesson {
                         h2_for_h1(positions(&spec, "café")[1]),
                     ],
                     reveal: vec![],
+                    withheld: Withheld::keys(&["café"]),
                     after: arithmetic(
                         &spec,
                         "café",
@@ -495,6 +550,7 @@ fn basics() -> Lesson {
                     )],
                     slips: vec![],
                     reveal: vec!["BITS".into()],
+                    withheld: Withheld::verbs(&[Verb::Bits]),
                     after: lines("BITS prints bit 0 first, on the left."),
                 }),
                 ..Step::default()
@@ -514,6 +570,7 @@ fn basics() -> Lesson {
                         format!("MAYBE needs every bit set. Is bit {} set?", plum[0]),
                     )],
                     reveal: vec!["CHECK plum".into()],
+                    withheld: Withheld::keys(&["plum"]),
                     after: vec![],
                 }),
                 ..Step::default()
@@ -536,6 +593,7 @@ fn basics() -> Lesson {
                         ),
                     )],
                     reveal: vec!["CHECK sun".into()],
+                    withheld: Withheld::keys(&["sun"]),
                     after: vec![format!(
                         "A false positive: {} and {} happened to set exactly the bits sun needs. \
                          The filter cannot tell; only a real lookup can.",
@@ -584,6 +642,7 @@ fn basics() -> Lesson {
                     ],
                     slips: vec![],
                     reveal: vec!["CHECK {answer}".into()],
+                    withheld: Withheld::none(),
                     after: vec![format!(
                         "How to find one on purpose: rearrange an added key's letters, which \
                          keeps h1, and look at h2. {found_from} has h1 = {}; of its \
@@ -608,6 +667,7 @@ fn basics() -> Lesson {
                         "For NO, a bit of fig's would have to go back to 0. Which command could do that?",
                     )],
                     reveal: vec!["CHECK fig".into()],
+                    withheld: Withheld::none(),
                     after: lines(
                         "So a Bloom filter has no false negatives: an added key always answers MAYBE.",
                     ),
@@ -646,6 +706,7 @@ fn basics() -> Lesson {
                         ),
                     )],
                     reveal: vec![],
+                    withheld: Withheld::none(),
                     after: vec![format!(
                         "With bit {} cleared, CHECK sun would answer NO, although sun was added: \
                          a false negative, the one mistake a Bloom filter must never make. Keys \
@@ -673,6 +734,7 @@ fn basics() -> Lesson {
                         "9.586 * 0.693 = 6.64: round it to the nearest whole number, not down.",
                     )],
                     reveal: vec![],
+                    withheld: Withheld::none(),
                     after: vec![],
                 }),
                 ..Step::default()
@@ -695,6 +757,7 @@ fn basics() -> Lesson {
                         "Divide by ln(2)^2, about 0.4805, not by ln(2).",
                     )],
                     reveal: vec![],
+                    withheld: Withheld::none(),
                     after: vec![
                         format!(
                             "About {:.1} bits per key for 1%: far less than storing the keys.",
@@ -757,6 +820,7 @@ fn sizing() -> Lesson {
                          comes twice. Count the 1s.",
                     )],
                     reveal: vec!["BITS".into()],
+                    withheld: Withheld::none(),
                     after: vec![],
                 }),
                 ..Step::default()
@@ -781,6 +845,7 @@ fn sizing() -> Lesson {
                         format!("That is X/m; raise it to the power k = {k}."),
                     )],
                     reveal: vec!["STATS".into()],
+                    withheld: Withheld::verbs(&[Verb::Stats]),
                     after: vec![format!(
                         "STATS shows it too: ({set}/{m})^{k} = {fill:.4}, or {:.2}%.",
                         fill * 100.0
@@ -836,6 +901,7 @@ fn sizing() -> Lesson {
                         ),
                     ],
                     reveal: vec![],
+                    withheld: Withheld::verbs(&[Verb::Stats]),
                     after: vec![
                         format!(
                             "{:.1}% from the formula, {:.1}% from the bits set: close, as they \
@@ -868,6 +934,7 @@ fn sizing() -> Lesson {
                         format!("{best_exact:.2} is right before rounding: k is a whole number."),
                     )],
                     reveal: vec![],
+                    withheld: Withheld::none(),
                     after: vec![],
                 }),
                 ..Step::default()
@@ -901,6 +968,7 @@ fn sizing() -> Lesson {
                         ),
                     )],
                     reveal: vec![],
+                    withheld: Withheld::none(),
                     after: vec![format!(
                         "{:.1}% against {:.1}%: the best k helps, but only a little when there are \
                          few bits per key.",
@@ -927,6 +995,7 @@ fn sizing() -> Lesson {
                         "That is the rate for 3 keys; n is 6 now.",
                     )],
                     reveal: vec!["STATS".into()],
+                    withheld: Withheld::verbs(&[Verb::Stats]),
                     after: vec![format!(
                         "Twice the keys, {:.1} times the false positives: the filter fills up, \
                          and a key never added finds all k of its bits set more and more often.",
@@ -953,6 +1022,7 @@ fn sizing() -> Lesson {
                         "Divide by ln(2)^2, about 0.4805, not by ln(2).",
                     )],
                     reveal: vec![],
+                    withheld: Withheld::none(),
                     after: vec![
                         format!(
                             "{bits_6} bits, about {:.1} per key, where this filter has 16 for all six.",
@@ -1024,6 +1094,7 @@ fn hash_quality() -> Lesson {
                         h2_for_h1(cba[1]),
                     ],
                     reveal: vec!["EXPLAIN cba".into()],
+                    withheld: Withheld::keys(&["cba"]),
                     after: lines(
                         "Same bytes, same h1: cba lands on the bit abc set. Only h2 tells\n\
                          anagrams apart.",
@@ -1063,6 +1134,7 @@ fn hash_quality() -> Lesson {
                          one crowds them onto a few?",
                     )],
                     reveal: vec![],
+                    withheld: Withheld::none(),
                     after: vec![
                         format!(
                             "The byte sums gave {}: {:.0} times the formula.",
@@ -1197,6 +1269,7 @@ fn deletion() -> Lesson {
                         ),
                     )],
                     reveal: vec!["COUNTS".into()],
+                    withheld: Withheld::verbs(&[Verb::Counts]),
                     after: lines(
                         "BITS still shows a 1 wherever a counter is above 0, so every CHECK answers\n\
                          as it would in a plain filter with the same keys.",
@@ -1225,6 +1298,7 @@ fn deletion() -> Lesson {
                         ),
                     )],
                     reveal: vec!["CHECK sun".into(), "CHECK date".into(), "REMOVE plum".into()],
+                    withheld: Withheld::keys(&["sun"]),
                     after: vec![
                         "sun keeps its count: the counter remembers that two keys needed it.".into(),
                         format!(
@@ -1260,6 +1334,7 @@ fn deletion() -> Lesson {
                         ),
                     )],
                     reveal: vec![],
+                    withheld: Withheld::keys(&["date"]),
                     after: vec![],
                 }),
             },
@@ -1277,6 +1352,7 @@ fn deletion() -> Lesson {
                         "A Bloom filter never says NO for a key it holds, unless a REMOVE took that key's count.",
                     )],
                     reveal: vec!["CHECK date".into(), "CHECK lime".into(), "CHECK fig".into()],
+                    withheld: Withheld::keys(&["fig", "date", "lime"]),
                     after: lines(
                         "False negatives: the one thing a Bloom filter promised never to give.\n\
                          A counting filter is only as right as its REMOVEs: remove only keys you know were added.",
@@ -1306,6 +1382,7 @@ fn deletion() -> Lesson {
                     )],
                     // One REMOVE shows what each of the four does; step 6 runs all four.
                     reveal: vec!["REMOVE fig".into()],
+                    withheld: Withheld::keys(&["fig"]).and(&[Verb::Counts]),
                     after: lines(
                         "Every REMOVE fig goes the same way, so however often fig is removed,\n\
                          CHECK fig still answers MAYBE.",
@@ -1340,6 +1417,7 @@ fn deletion() -> Lesson {
                         ),
                     ],
                     reveal: vec!["CHECK fig".into(), "STATS".into()],
+                    withheld: Withheld::verbs(&[Verb::Stats]),
                     after: vec![format!(
                         "With the usual 4-bit counters (0 to 15) it is {} bits, 4 times a plain filter's {m}.",
                         m * 4
@@ -1368,6 +1446,7 @@ fn deletion() -> Lesson {
                     hints: vec!["A bit is 1 in the union if it is 1 in either filter.".into()],
                     slips: vec![],
                     reveal: vec![],
+                    withheld: Withheld::none(),
                     after: lines(
                         "The same bits ADD fig and ADD lime set in one filter: a union is the filter of\n\
                          both sets of keys. (The lesson does not touch files; try SAVE, LOAD and UNION\n\
@@ -1401,6 +1480,7 @@ fn deletion() -> Lesson {
                         ),
                     )],
                     reveal: vec![],
+                    withheld: Withheld::none(),
                     after: lines(
                         "Bits set by different keys in each filter survive an intersection, so it can\n\
                          answer MAYBE for keys that are not in both sets: more false positives than a\n\
@@ -1415,6 +1495,54 @@ fn deletion() -> Lesson {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn withheld_commands_are_those_on_its_keys_and_its_verbs() {
+        let parse = |line: &'static str| Command::parse(line.as_bytes()).unwrap().unwrap();
+        let w = Withheld::keys(&["fig"]).and(&[Verb::Counts]);
+        for line in [
+            "ADD fig",
+            "check fig",
+            "REMOVE fig",
+            "EXPLAIN fig",
+            "COUNTS",
+        ] {
+            assert!(w.holds(&parse(line)), "{line}");
+        }
+        for line in ["ADD figs", "CHECK  fig", "BITS", "STATS", "HELP ADD"] {
+            assert!(!w.holds(&parse(line)), "{line}");
+        }
+        assert!(!Withheld::none().holds(&parse("BITS")));
+    }
+
+    /// Every question that asks for a key's positions or answer withholds the commands
+    /// that print them; spot checks on each lesson.
+    #[test]
+    fn questions_on_a_key_withhold_its_commands() {
+        let question = |lesson: &str, id: &str| {
+            find(lesson)
+                .unwrap()
+                .steps
+                .into_iter()
+                .filter_map(|s| s.question)
+                .find(|q| q.id == id)
+                .unwrap_or_else(|| panic!("{lesson} has no question {id}"))
+        };
+        let parse = |line: &'static str| Command::parse(line.as_bytes()).unwrap().unwrap();
+        for (lesson, id, line) in [
+            ("basics", "lime-positions", "EXPLAIN lime"),
+            ("basics", "bits-after-three", "BITS"),
+            ("sizing", "rate-from-fill", "STATS"),
+            ("double-hashing", "cat-position-2", "ADD cat"),
+            ("murmur3", "floor-modulo", "EXPLAIN dog"),
+            ("deletion", "shared-counter", "COUNTS"),
+        ] {
+            assert!(
+                question(lesson, id).withheld.holds(&parse(line)),
+                "{lesson} {id}: {line}"
+            );
+        }
+    }
 
     #[test]
     fn basics_numbers_match_the_lesson_text() {

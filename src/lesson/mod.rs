@@ -18,6 +18,7 @@ use crate::cli::LessonArgs;
 use crate::engine::scheme::Scheme;
 use crate::escape;
 use crate::invoked;
+use crate::render::commentary::show_key;
 use crate::render::help::filter_name;
 use crate::render::terminal::{self, Style};
 use crate::render::wrap::{Width, Wrapped};
@@ -627,6 +628,20 @@ fn ask(
         }
         let first_word = typed.split(' ').next().unwrap_or("");
         if Verb::from_word(first_word.as_bytes()).is_some() {
+            if let Ok(Some(cmd)) = Command::parse(typed.as_bytes())
+                && q.withheld.holds(&cmd)
+            {
+                let shown = match cmd.key() {
+                    Some(key) => format!("{} {}", cmd.verb().word(), show_key(key)),
+                    None => cmd.verb().word().to_string(),
+                };
+                writeln!(
+                    out,
+                    "Not yet: {shown} would give this question's answer away. Work it out \
+                     first (type hint for help, or skip to see the answer); after that, try it."
+                )?;
+                continue;
+            }
             let session = sandbox.get_or_insert_with(|| state.clone());
             run_on(session, typed, out)?;
             continue;

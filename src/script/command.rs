@@ -269,6 +269,46 @@ impl<'a> Command<'a> {
         Command::parse_full(line).map(Some)
     }
 
+    /// The command's word.
+    pub fn verb(&self) -> Verb {
+        match self {
+            Command::Add(_) => Verb::Add,
+            Command::Check(_) => Verb::Check,
+            Command::Remove(_) => Verb::Remove,
+            Command::Bits => Verb::Bits,
+            Command::Counts => Verb::Counts,
+            Command::Explain(_) => Verb::Explain,
+            Command::Stats => Verb::Stats,
+            Command::Clear => Verb::Clear,
+            Command::Save(_) => Verb::Save,
+            Command::Load(_) => Verb::Load,
+            Command::Union(_) => Verb::Union,
+            Command::Intersect(_) => Verb::Intersect,
+            Command::Help(_) => Verb::Help,
+            Command::Quit => Verb::Quit,
+        }
+    }
+
+    /// The key of ADD, CHECK, REMOVE and EXPLAIN.
+    pub fn key(&self) -> Option<&'a [u8]> {
+        match *self {
+            Command::Add(key)
+            | Command::Check(key)
+            | Command::Remove(key)
+            | Command::Explain(key) => Some(key),
+            Command::Bits
+            | Command::Counts
+            | Command::Stats
+            | Command::Clear
+            | Command::Save(_)
+            | Command::Load(_)
+            | Command::Union(_)
+            | Command::Intersect(_)
+            | Command::Help(_)
+            | Command::Quit => None,
+        }
+    }
+
     /// The parser without the fast path, for any line that is not blank or a comment.
     fn parse_full(line: &'a [u8]) -> Result<Command<'a>, LineError<'a>> {
         let (word, rest) = match first_space(line) {

@@ -514,3 +514,41 @@ fn skipped_questions_are_recorded_apart_from_answers() {
         "{out}"
     );
 }
+
+#[test]
+fn a_command_that_would_give_the_answer_away_waits_until_the_question_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("p.json");
+    // Step 2 asks h1 for fig: EXPLAIN fig and ADD fig would print it, EXPLAIN lime would not.
+    let (out, code) = lesson(
+        &progress,
+        &[],
+        "NO\nexplain fig\nADD fig\nEXPLAIN lime\n54\nquit\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    let flat = squash(&out);
+    for shown in ["EXPLAIN fig", "ADD fig"] {
+        assert!(
+            flat.contains(&format!(
+                "Not yet: {shown} would give this question's answer away."
+            )),
+            "{out}"
+        );
+    }
+    assert!(
+        !out.contains("ADD fig: positions 54"),
+        "the withheld ADD ran: {out}"
+    );
+    assert!(
+        out.contains("EXPLAIN lime (bytesum, m = 64 bits, k = 2)"),
+        "another key's arithmetic is shown: {out}"
+    );
+    // Asking for what is withheld is not a wrong answer: 54 is still right at the first try.
+    let text = std::fs::read_to_string(&progress).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        json["first_try"],
+        serde_json::json!(["certain-answer", "h1-fig"]),
+        "{text}"
+    );
+}

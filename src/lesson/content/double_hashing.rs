@@ -1,13 +1,14 @@
 //! `double-hashing`: the 16-bit filter whose k = 3 positions come from two hashes.
 
 use super::{
-    Lesson, Question, Step, and_list, arithmetic, bytes, lines, one_decimal, positions, setter,
-    slip,
+    Lesson, Question, Step, Withheld, and_list, arithmetic, bytes, lines, one_decimal, positions,
+    setter, slip,
 };
 use crate::engine::bloom::Bloom;
 use crate::engine::scheme::{FilterSpec, Scheme, djb2_fnv};
 use crate::engine::theory;
 use crate::lesson::answer::Expect;
+use crate::script::command::Verb;
 
 pub(super) fn lesson() -> Lesson {
     let spec =
@@ -97,6 +98,7 @@ pub(super) fn lesson() -> Lesson {
                         ),
                     )],
                     reveal: vec![],
+                    withheld: Withheld::none(),
                     after: vec![format!(
                         "One bit per key would make k = {k} pointless. b mod {} is 0 to {}, so \
                          the step is 1 to {}: never 0, and never {m}, which would come back to \
@@ -145,6 +147,7 @@ pub(super) fn lesson() -> Lesson {
                     .filter(|s| !s.expect.accepts(&cat[1].to_string()))
                     .collect(),
                     reveal: vec![],
+                    withheld: Withheld::keys(&["cat"]),
                     after: vec![],
                 }),
                 ..Step::default()
@@ -188,6 +191,7 @@ pub(super) fn lesson() -> Lesson {
                     .filter(|s| !s.expect.accepts(&cat[2].to_string()))
                     .collect(),
                     reveal: vec![],
+                    withheld: Withheld::keys(&["cat"]),
                     after: arithmetic(
                         &spec,
                         "cat",
@@ -212,6 +216,7 @@ pub(super) fn lesson() -> Lesson {
                         format!("Each position is mod {m}: from 0 to {}.", m - 1),
                     )],
                     reveal: vec![],
+                    withheld: Withheld::keys(&["dog"]),
                     after: arithmetic(
                         &spec,
                         "dog",
@@ -252,6 +257,7 @@ pub(super) fn lesson() -> Lesson {
                     )],
                     slips: vec![],
                     reveal: vec!["BITS".into()],
+                    withheld: Withheld::verbs(&[Verb::Bits]),
                     after: vec![format!(
                         "{} positions, {} bits set: {} hit twice.",
                         all.len(),
@@ -285,6 +291,7 @@ pub(super) fn lesson() -> Lesson {
                         ),
                     )],
                     reveal: vec!["CHECK sheep".into()],
+                    withheld: Withheld::keys(&["sheep"]),
                     after: vec![format!(
                         "A false positive: other keys set every bit sheep needs. With {} of {m} \
                          bits set, about ({}/{m})^{k} = {:.1}% of keys never added do that.",
@@ -322,6 +329,7 @@ pub(super) fn lesson() -> Lesson {
                         })
                         .collect(),
                     reveal: vec!["CHECK cow".into(), "CHECK fish".into()],
+                    withheld: Withheld::keys(&["fish"]),
                     after: lines(
                         "Both NO, and both certain: one 0 bit is enough, however many of the\n\
                          others are set.",

@@ -1,11 +1,12 @@
 //! `murmur3`: the 100-bit filter with 10 positions per key from a real hash, signed results
 //! and floor modulo.
 
-use super::{Lesson, Question, Step, lines, one_decimal, positions, slip};
+use super::{Lesson, Question, Step, Withheld, lines, one_decimal, positions, slip};
 use crate::engine::bloom::{Answer, Bloom};
 use crate::engine::scheme::{FilterSpec, Scheme, floor_mod, murmur3_32};
 use crate::engine::theory;
 use crate::lesson::answer::Expect;
+use crate::script::command::Verb;
 use crate::units::and_list;
 
 use crate::worked::{MURMUR3_ADDED as ADDED, MURMUR3_OTHERS as OTHERS};
@@ -103,6 +104,7 @@ pub(super) fn lesson() -> Lesson {
                         },
                     )],
                     reveal: vec![],
+                    withheld: Withheld::keys(&["dog"]),
                     after: lines(
                         "Ten seeds make ten separate hashes, and two of them can land on the same\n\
                          bit by chance: then the key sets fewer bits.",
@@ -149,6 +151,7 @@ pub(super) fn lesson() -> Lesson {
                         ),
                     ],
                     reveal: vec![],
+                    withheld: Withheld::keys(&["dog"]),
                     after: vec![
                         format!("So seed 0 puts dog at bit {}.", dog[0]),
                         format!(
@@ -203,6 +206,7 @@ pub(super) fn lesson() -> Lesson {
                         ),
                     ],
                     reveal: vec![],
+                    withheld: Withheld::verbs(&[Verb::Bits, Verb::Stats]),
                     after: vec![format!(
                         "{set} of {m} bits are set; the formula said {expected_set:.1}. BITS \
                          shows them, and STATS counts them."
@@ -233,6 +237,7 @@ pub(super) fn lesson() -> Lesson {
                         ),
                     ],
                     reveal: vec!["STATS".into()],
+                    withheld: Withheld::verbs(&[Verb::Stats]),
                     after: vec![format!(
                         "About 1 key in {:.0} that was never added is a false positive here; \
                          STATS shows it as {fill:.4}.",
@@ -263,6 +268,7 @@ pub(super) fn lesson() -> Lesson {
                          by other animals.",
                     )],
                     reveal: vec![],
+                    withheld: Withheld::keys(&OTHERS),
                     after: table,
                 }),
                 ..Step::default()
