@@ -368,6 +368,13 @@ impl Completer for TutorHelper {
             {
                 (first.len() + 1, rest)
             }
+            // SAVE, LOAD, UNION and INTERSECT take a file name: complete it from the folder.
+            Some((first, rest))
+                if Verb::from_word(first.as_bytes()).is_some_and(|v| v.takes() == Takes::File) =>
+            {
+                self.completed.set(None);
+                return Ok((first.len() + 1, file_candidates(rest)));
+            }
             Some(_) => return Ok((pos, Vec::new())),
         };
         let candidates: Vec<String> = Verb::ALL
@@ -395,20 +402,61 @@ impl Completer for TutorHelper {
     }
 }
 
+/// The names in the folder `typed` points into that start as its last part does, each
+/// written as `typed` writes the folder; a folder's name ends with `/`. Hidden names only when
+/// asked for with a leading dot; names that are not UTF-8 or hold control characters are
+/// left out (a completion must not write them to the terminal). At most
+/// [`MAX_FILE_CANDIDATES`], sorted.
+fn file_candidates(typed: &str) -> Vec<String> {
+    let (folder, start) = match typed.rfind('/') {
+        Some(i) => (&typed[..=i], &typed[i + 1..]),
+        None => ("", typed),
+    };
+    let Ok(entries) = std::fs::read_dir(if folder.is_empty() { "." } else { folder }) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .take(MAX_FOLDER_ENTRIES)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let shown = name.starts_with(start)
+                && (start.starts_with('.') || !name.starts_with('.'))
+                && !name.chars().any(char::is_control);
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            shown.then(|| format!("{folder}{name}{}", if is_dir { "/" } else { "" }))
+        })
+        .collect();
+    names.sort();
+    names.truncate(MAX_FILE_CANDIDATES);
+    names
+}
+
+/// The most entries of a folder file completion reads, and the most names it offers.
+const MAX_FOLDER_ENTRIES: usize = 10_000;
+const MAX_FILE_CANDIDATES: usize = 200;
+
 impl Hinter for TutorHelper {
     type Hint = CommandHint;
 
     fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<CommandHint> {
-        if line.is_empty() || pos < line.len() {
+        // Without colour a hint cannot be told from typed text: none is shown.
+        if !self.style.on || line.is_empty() || pos < line.len() {
             return None;
         }
         let (word, rest) = match line.split_once(' ') {
             Some((w, r)) => (w, Some(r)),
             None => (line, None),
         };
-        let verb = Verb::ALL.into_iter().find(|v| {
+        // Only a word that can become one command gets a hint: `C` could be CHECK, CLEAR
+        // or COUNTS.
+        let mut matching = Verb::ALL.into_iter().filter(|v| {
             v.word().len() >= word.len() && v.word()[..word.len()].eq_ignore_ascii_case(word)
-        })?;
+        });
+        let verb = matching.next()?;
+        if matching.next().is_some() && !verb.word().eq_ignore_ascii_case(word) {
+            return None;
+        }
         let (usage, _) = crate::render::help::summary(verb);
         let args = usage.strip_prefix(verb.word()).unwrap_or("");
         match rest {
@@ -446,6 +494,60 @@ impl Helper for TutorHelper {}
 mod tests {
     use super::*;
     use crate::engine::scheme::Scheme;
+
+    fn helper(on: bool) -> TutorHelper {
+        TutorHelper {
+            style: Style { on, ruler: None },
+            completed: Completed::default(),
+        }
+    }
+
+    fn hint(on: bool, line: &str) -> Option<String> {
+        let history = DefaultHistory::new();
+        let ctx = Context::new(&history);
+        helper(on).hint(line, line.len(), &ctx).map(|h| h.display)
+    }
+
+    #[test]
+    fn a_hint_only_for_a_word_that_can_be_one_command_and_only_in_colour() {
+        assert_eq!(hint(true, "CH").as_deref(), Some("ECK key"));
+        assert_eq!(hint(true, "ad").as_deref(), Some("d key"));
+        assert_eq!(hint(true, "ADD ").as_deref(), Some("key"));
+        assert_eq!(hint(true, "C"), None, "C could be CHECK, CLEAR or COUNTS");
+        assert_eq!(hint(false, "CH"), None, "without colour a hint looks typed");
+    }
+
+    #[test]
+    fn file_names_complete_from_the_folder_without_hidden_or_control_names() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.bloom", "ab.bloom", ".hidden", "b\x1b[2J"] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("aside")).unwrap();
+        let folder = format!("{}/", dir.path().display());
+        let names = |typed: &str| -> Vec<String> {
+            file_candidates(&format!("{folder}{typed}"))
+                .into_iter()
+                .map(|n| n[folder.len()..].to_string())
+                .collect()
+        };
+        assert_eq!(names("a"), ["a.bloom", "ab.bloom", "aside/"]);
+        assert_eq!(names("ab"), ["ab.bloom"]);
+        assert_eq!(names(".h"), [".hidden"]);
+        assert_eq!(
+            names("b"),
+            Vec::<String>::new(),
+            "a control character is never shown"
+        );
+        assert!(file_candidates("/no/such/folder/x").is_empty());
+        // From the line: LOAD's file name is completed after the word.
+        let history = DefaultHistory::new();
+        let ctx = Context::new(&history);
+        let line = format!("LOAD {folder}a.");
+        let (start, got) = helper(false).complete(&line, line.len(), &ctx).unwrap();
+        assert_eq!(start, 5);
+        assert_eq!(got, [format!("{folder}a.bloom")]);
+    }
 
     #[test]
     fn the_greeting_fits_80_columns() {

@@ -390,6 +390,19 @@ fn run_with(
         group(plan.queries),
         plan.seed
     )?;
+    let example = |serial: u64| {
+        let mut key = Vec::new();
+        keys::key(plan.seed, serial, &mut key);
+        String::from_utf8_lossy(&key).into_owned()
+    };
+    writeln!(
+        out,
+        "The keys are made up, like {}, {} and {} (added), and {} (never added).",
+        example(0),
+        example(2),
+        example(4),
+        example(1)
+    )?;
     writeln!(out)?;
     let n_width = group(plan.items).len();
     if results.len() == 1 {
@@ -638,6 +651,13 @@ mod tests {
         assert!(table.iter().all(|l| !l.ends_with(" 0")), "{out}");
         assert!(
             out.starts_with("1,000 keys added in 5 steps to a filter of m = 14,378 bits"),
+            "{out}"
+        );
+        // The keys themselves are shown: the conclusion talks about what they look like.
+        let mut first = Vec::new();
+        keys::key(a.seed, 0, &mut first);
+        assert!(
+            out.contains(&format!("like {}", String::from_utf8(first).unwrap())),
             "{out}"
         );
     }

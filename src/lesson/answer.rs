@@ -14,6 +14,9 @@ pub enum Expect {
     Word(Vec<String>),
     /// A number, within a tolerance.
     Number { value: f64, tolerance: f64 },
+    /// A whole number rounded up: `value` from exact arithmetic, or as low as `lowest`
+    /// from the rounded constants a lesson gives; never a number below what is needed.
+    RoundedUp { value: f64, lowest: f64 },
     /// Bit positions in any order, separated by spaces or commas; a BITS line (eight or
     /// more 0s and 1s) is read as the positions of its 1s.
     Positions(BTreeSet<u64>),
@@ -96,6 +99,16 @@ impl Expect {
         Expect::Number { value, tolerance }
     }
 
+    /// `exact` rounded up, where the lesson's rounded constants give `rounded` (also
+    /// rounded up here): any whole number from the lower to the higher of the two.
+    pub fn rounded_up(exact: f64, rounded: f64) -> Expect {
+        let (a, b) = (exact.ceil(), rounded.ceil());
+        Expect::RoundedUp {
+            value: a.max(b),
+            lowest: a.min(b),
+        }
+    }
+
     pub fn positions(ps: impl IntoIterator<Item = u64>) -> Expect {
         Expect::Positions(ps.into_iter().collect())
     }
@@ -108,6 +121,8 @@ impl Expect {
             Expect::Number { value, tolerance } => {
                 parse_number(typed).is_some_and(|x| (x - value).abs() <= *tolerance + 1e-9)
             }
+            Expect::RoundedUp { value, lowest } => parse_number(typed)
+                .is_some_and(|x| x.fract() == 0.0 && (*lowest..=*value).contains(&x)),
             Expect::Positions(want) => parse_positions(typed).is_some_and(|got| got == *want),
             Expect::FalsePositive(fp) => fp.accepts(typed),
         }
@@ -128,6 +143,26 @@ impl Expect {
                      the end."
                         .to_string()
                 })
+            }
+            Expect::RoundedUp { value, lowest } => {
+                let x = parse_number(typed)?;
+                if (x - value).abs() > (value.abs() * 0.1).max(1.0) {
+                    None
+                } else if x.fract() != 0.0 {
+                    Some("Not quite: round up to a whole number.".to_string())
+                } else if x < *lowest {
+                    Some(
+                        "Not quite: that is rounded down, and a filter that size misses the \
+                         rate. Round up: the next whole number above the result."
+                            .to_string(),
+                    )
+                } else {
+                    Some(
+                        "Close, but not quite. Work with the numbers as given and round up \
+                         only at the end."
+                            .to_string(),
+                    )
+                }
             }
             Expect::Positions(want) => {
                 // The learner's own numbers are named; the ones still to find are only
@@ -161,6 +196,15 @@ impl Expect {
                 let x = parse_number(typed.trim())?;
                 (x != *value).then(|| format!("The exact value is {}.", format_number(*value)))
             }
+            Expect::RoundedUp { value, .. } => {
+                let x = parse_number(typed.trim())?;
+                (x != *value).then(|| {
+                    format!(
+                        "With ln(p) and ln(2)^2 to more decimals it is {}.",
+                        format_number(*value)
+                    )
+                })
+            }
             Expect::Word(_) | Expect::Positions(_) | Expect::FalsePositive(_) => None,
         }
     }
@@ -172,7 +216,7 @@ impl Expect {
                 .first()
                 .map(|w| w.to_ascii_uppercase())
                 .unwrap_or_default(),
-            Expect::Number { value, .. } => format_number(*value),
+            Expect::Number { value, .. } | Expect::RoundedUp { value, .. } => format_number(*value),
             Expect::Positions(ps) => ps.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
             Expect::FalsePositive(fp) => fp.example.clone(),
         }
@@ -225,6 +269,23 @@ pub fn format_number(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rounded_up_takes_whole_numbers_from_the_rounded_to_the_exact_value_only() {
+        // 6 keys at 1%: 57.50 with the lesson's constants, 57.51 exactly: both round up to 58.
+        let six = Expect::rounded_up(57.51, 57.502);
+        assert!(six.accepts("58"));
+        for wrong in ["57", "57.5", "59"] {
+            assert!(!six.accepts(wrong), "{wrong}");
+        }
+        assert!(six.feedback("57").unwrap().contains("rounded down"));
+        assert!(six.feedback("57.5").unwrap().contains("whole number"));
+        assert_eq!(six.show(), "58");
+        let thousand = Expect::rounded_up(9585.06, 9583.77);
+        assert!(thousand.accepts("9584") && thousand.accepts("9585") && thousand.accepts("9586"));
+        assert!(thousand.exact_note("9584").unwrap().contains("9586"));
+        assert_eq!(thousand.exact_note("9586"), None);
+    }
 
     #[test]
     fn words_are_case_insensitive() {

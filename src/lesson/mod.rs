@@ -523,9 +523,9 @@ fn sandbox_commands(spec: crate::engine::scheme::FilterSpec) -> &'static str {
 }
 
 /// Runs `line` on `session` as the REPL shows it. A lesson runs only the commands that
-/// look at or change its filter in memory; the rest mean something else here (QUIT and HELP
-/// are the lesson's own words, CLEAR would undo the steps before), and files are not the
-/// sandbox's to touch.
+/// look at or change its filter in memory, and HELP on a command; the rest mean something
+/// else here (QUIT and a bare HELP are the lesson's own words, CLEAR would undo the steps
+/// before), and files are not the sandbox's to touch.
 fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyhow::Result<()> {
     let cmd = match Command::parse(line.as_bytes()) {
         Ok(Some(cmd)) => cmd,
@@ -542,7 +542,8 @@ fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyh
         | Command::Explain(_)
         | Command::Stats
         | Command::Remove(_)
-        | Command::Counts => match session.execute(&cmd) {
+        | Command::Counts
+        | Command::Help(_) => match session.execute(&cmd) {
             Ok(outcome) => {
                 // A terminal gets rulers over BITS; a piped lesson keeps one plain line.
                 let style = Style {
@@ -560,7 +561,14 @@ fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyh
                 "{verb} does not run in a lesson: a lesson's filter lives only in memory"
             )?;
         }
-        Command::Clear | Command::Help(_) | Command::Quit => {}
+        Command::Clear => writeln!(
+            out,
+            "CLEAR does not run in a lesson: it would undo the steps so far. Try it at the \
+             tutor's own prompt: run `{}` with no arguments.",
+            invoked::tutor()
+        )?,
+        // `quit` at a question is the lesson's own word and never reaches here.
+        Command::Quit => {}
     }
     Ok(())
 }

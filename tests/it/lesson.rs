@@ -552,3 +552,25 @@ fn a_command_that_would_give_the_answer_away_waits_until_the_question_is_answere
         "{text}"
     );
 }
+
+#[test]
+fn clear_in_a_lesson_says_why_it_does_not_run_and_help_on_a_command_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("p.json");
+    let (out, code) = lesson(
+        &progress,
+        &[],
+        "NO\nADD lime\nCLEAR\nBITS\nhelp add\nquit\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        squash(&out).contains("CLEAR does not run in a lesson: it would undo the steps so far."),
+        "{out}"
+    );
+    // The copy of the filter still holds lime: CLEAR changed nothing.
+    assert!(
+        out.contains("0000000000000000000000000100000000000001000000000000000000000000"),
+        "{out}"
+    );
+    assert!(out.contains("ADD key: set the key's bits to 1"), "{out}");
+}

@@ -260,7 +260,8 @@ pub(super) fn lesson() -> Lesson {
                         one_decimal(fill),
                         OTHERS.len()
                     ),
-                    expect: Expect::about(expected_fp, 1.1),
+                    // About how many: the nearest whole number, not one either side.
+                    expect: Expect::about(expected_fp, 0.6),
                     hints: vec![format!("{} times {:.3}.", OTHERS.len(), fill)],
                     slips: vec![slip(
                         Expect::number(0.0),
