@@ -654,6 +654,20 @@ fn ask(
             run_on(session, typed, out)?;
             continue;
         }
+        // A yes or no right after a hint that asks something answers the hint, not the
+        // question: say so, and count nothing.
+        let last_hint = hints_shown.checked_sub(1).and_then(|i| q.hints.get(i));
+        if ["yes", "no", "y", "n"].contains(&typed.to_ascii_lowercase().as_str())
+            && !q.expect.accepts(typed)
+            && last_hint.is_some_and(|h| h.trim_end().ends_with('?'))
+        {
+            writeln!(
+                out,
+                "That answers the hint's question. Now the step's question: {}",
+                q.ask
+            )?;
+            continue;
+        }
         if q.expect.accepts(typed) {
             return Ok(Outcome::Answered {
                 first_try: wrong == 0 && hints_shown == 0,

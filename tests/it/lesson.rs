@@ -574,3 +574,21 @@ fn clear_in_a_lesson_says_why_it_does_not_run_and_help_on_a_command_answers() {
     );
     assert!(out.contains("ADD key: set the key's bits to 1"), "{out}");
 }
+
+#[test]
+fn a_yes_to_a_hints_question_is_not_taken_as_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("p.json");
+    // Step 7 asks what CHECK plum answers; its hint asks whether bit 62 is set.
+    let answers = "NO\n54\n45\n39 25\n22\n22 25 30 39 45 54\nhint\nyes\nNO\nquit\n";
+    let (out, code) = lesson(&progress, &[], answers);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        squash(&out).contains(
+            "That answers the hint's question. Now the step's question: What does CHECK plum \
+             answer: NO or MAYBE?"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("> yes\nNot quite"), "{out}");
+}
