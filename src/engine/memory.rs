@@ -21,6 +21,9 @@ pub(crate) enum Knowledge {
     NeverAdded,
     /// Added, then removed (in a counting filter) as many times as it was added.
     Removed,
+    /// Removed as often as it was added in this session, but counts came in with a saved
+    /// filter, which holds no keys: they may hold this key too.
+    RemovedHere,
     /// The key is not remembered, but some key was turned away: it may have been added.
     Unknown,
 }
@@ -49,8 +52,11 @@ pub(crate) struct Memory {
     /// No ADD needs to look its key up any more: the keys are full, in a plain filter.
     done: bool,
     bytes: usize,
-    /// The limit that first turned a key away, if one did.
+    /// The limit that first turned a key away, if one did ([`Limit::Keys`] or
+    /// [`Limit::Bytes`]; a saved filter is `from_file`, so it cannot hide behind either).
     full: Option<Limit>,
+    /// Counts (or bits) came in from a saved filter, whose keys the tutor never saw.
+    from_file: bool,
     /// For each bit a remembered key newly set, that key's index; at most
     /// [`REMEMBERED_SETTERS`] records.
     first_setter: HashMap<u64, u32, RandomState>,
@@ -115,7 +121,7 @@ impl Memory {
 
     /// Notes that keys the tutor never saw are in the filter now (from a saved file).
     pub(crate) fn add_unknown_keys(&mut self) {
-        self.full.get_or_insert(Limit::SavedFile);
+        self.from_file = true;
     }
 
     /// The remembered keys that are in the filter (added more often than removed), in the
@@ -143,10 +149,12 @@ impl Memory {
         if let Some(i) = self.keys.get_index_of(key) {
             if self.live[i] > 0 {
                 Knowledge::Added
+            } else if self.from_file {
+                Knowledge::RemovedHere
             } else {
                 Knowledge::Removed
             }
-        } else if self.full.is_some() {
+        } else if self.full().is_some() {
             Knowledge::Unknown
         } else {
             Knowledge::NeverAdded
@@ -161,14 +169,19 @@ impl Memory {
 
     /// The number of distinct keys in the filter, if the tutor still knows it exactly.
     pub(crate) fn distinct_keys(&self) -> Option<usize> {
-        self.full
+        self.full()
             .is_none()
             .then(|| self.live.iter().filter(|&&n| n > 0).count())
     }
 
-    /// The limit that first turned a key away, if any.
+    /// Why the tutor may not know a key: a saved filter's keys came in (whatever limit
+    /// memory reached too), or the limit that first turned a key away.
     pub(crate) fn full(&self) -> Option<Limit> {
-        self.full
+        if self.from_file {
+            Some(Limit::SavedFile)
+        } else {
+            self.full
+        }
     }
 }
 
@@ -208,6 +221,34 @@ mod tests {
         m.add_unknown_keys();
         assert_eq!(m.knows(b"sun"), Knowledge::Unknown);
         assert_eq!(m.full(), Some(Limit::SavedFile));
+    }
+
+    #[test]
+    fn a_key_removed_after_a_file_came_in_may_still_be_in_the_file() {
+        let mut m = Memory::counting();
+        m.remember(b"fig");
+        m.add_unknown_keys();
+        m.forget_one(b"fig");
+        assert_eq!(
+            m.knows(b"fig"),
+            Knowledge::RemovedHere,
+            "the file's counts may include fig"
+        );
+        m.remember(b"fig");
+        assert_eq!(m.knows(b"fig"), Knowledge::Added);
+    }
+
+    #[test]
+    fn a_file_after_the_key_limit_is_still_noted() {
+        let mut m = Memory::counting();
+        for i in 0..REMEMBERED_KEYS + 1 {
+            m.remember(format!("key{i}").as_bytes());
+        }
+        assert_eq!(m.full(), Some(Limit::Keys));
+        m.add_unknown_keys();
+        m.forget_one(b"key0");
+        assert_eq!(m.full(), Some(Limit::SavedFile));
+        assert_eq!(m.knows(b"key0"), Knowledge::RemovedHere);
     }
 
     #[test]

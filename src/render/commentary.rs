@@ -8,7 +8,7 @@ use crate::engine::scheme::{Derivation, FilterSpec};
 use crate::escape;
 use crate::render::words::{count, listed, plural};
 use crate::script::session::{
-    Example, Explained, FileReport, MergeReport, Outcome, Recall, Removed, Stats,
+    Example, Explained, FileReport, FromFiles, MergeReport, Outcome, Recall, Removed, Stats,
 };
 use crate::units::{and_list, percent, rate};
 
@@ -263,7 +263,9 @@ pub(crate) fn checked(
         if !zeros.is_empty() {
             // After an INTERSECT a key that was added may be gone: say only what NO proves.
             let proves = match (recall.knows(key), recall.full()) {
-                (Knowledge::Unknown, Some(Limit::SavedFile)) => "is not in the filter",
+                (Knowledge::Unknown | Knowledge::RemovedHere, Some(Limit::SavedFile)) => {
+                    "is not in the filter"
+                }
                 _ => "was never added",
             };
             return format!(
@@ -277,7 +279,7 @@ pub(crate) fn checked(
                 "{head}; all 1, but {shown} was never added: a false positive ({})",
                 blame(recall, probe.positions)
             ),
-            Knowledge::Unknown => format!(
+            Knowledge::Unknown | Knowledge::RemovedHere => format!(
                 "{head}; all 1, but {}, so it cannot tell whether this MAYBE is real or a false positive",
                 memory_full(recall.full())
             ),
@@ -300,7 +302,7 @@ pub(crate) fn checked(
                 "{head}; {zero}, yet {shown} was added: a false negative, because a REMOVE of a \
                  key that was not in the filter took its count"
             ),
-            Knowledge::Unknown => format!(
+            Knowledge::Unknown | Knowledge::RemovedHere => format!(
                 "{head}; {zero}, so {shown} is not in the filter, unless a REMOVE of a key that \
                  was not in it took its count"
             ),
@@ -342,6 +344,10 @@ pub(crate) fn checked(
                  positive ({why})"
             )
         }
+        Knowledge::RemovedHere => format!(
+            "{head}; all above 0, and {}, nor whether this MAYBE is real or a false positive",
+            removed_here(&shown)
+        ),
         Knowledge::Unknown => format!(
             "{head}; all above 0, but {}, so it cannot tell whether this MAYBE is real or a \
              false positive",
@@ -413,20 +419,48 @@ pub(crate) fn removed(r: &Removed<'_>) -> Vec<String> {
             "; a saturated counter no longer knows how many keys it counts, so it never comes down";
     }
     let mut lines = vec![head];
-    let all_full = steps.iter().all(|s| s.1 == max);
+    // A full counter stays full; every other counter gave up a count.
+    let full: Vec<u64> = steps.iter().filter(|s| s.1 == max).map(|s| s.0).collect();
+    let taken: Vec<u64> = steps.iter().filter(|s| s.1 != max).map(|s| s.0).collect();
+    // "counter 22 is full and stays full", "counters 54 and 45 are full and stay full".
+    let n = full.len() as u64;
+    let still_full = format!(
+        "{} {} full and {} full",
+        plural(n, "counter", "counters"),
+        listed(&full),
+        plural(n, "stays", "stay")
+    );
+    let nothing_taken = format!("its {still_full}, so this REMOVE took nothing");
     match f.knew {
-        Knowledge::Added if all_full => lines.push(format!(
+        Knowledge::Added if taken.is_empty() => lines.push(format!(
             "{shown} was added, but every one of its counters is full, so nothing came out: \
              CHECK {shown} will answer MAYBE for good"
         )),
-        Knowledge::Added => lines.push(match f.now {
-            Knowledge::Added => format!(
+        Knowledge::Added => lines.push(match (f.now, full.is_empty()) {
+            (Knowledge::Added, _) => format!(
                 "{shown} was added more often than removed, so it is still in the filter; \
                  the other keys keep their counts"
             ),
-            Knowledge::NeverAdded | Knowledge::Removed | Knowledge::Unknown => {
+            (
+                Knowledge::NeverAdded
+                | Knowledge::Removed
+                | Knowledge::RemovedHere
+                | Knowledge::Unknown,
+                true,
+            ) => {
                 format!("{shown} was added, so its counts come out and the other keys keep theirs")
             }
+            (
+                Knowledge::NeverAdded
+                | Knowledge::Removed
+                | Knowledge::RemovedHere
+                | Knowledge::Unknown,
+                false,
+            ) => format!(
+                "{shown} was added, so its counts come out at {} and the other keys keep theirs; \
+                 {still_full}",
+                and_list(&taken),
+            ),
         }),
         Knowledge::NeverAdded | Knowledge::Removed => {
             let why = if f.knew == Knowledge::Removed {
@@ -434,10 +468,40 @@ pub(crate) fn removed(r: &Removed<'_>) -> Vec<String> {
             } else {
                 "was never added"
             };
-            lines.push(format!(
-                "but {shown} {why}: its CHECK said MAYBE by chance (a false positive), so this \
-                 REMOVE took counts that other keys had added"
-            ));
+            lines.push(match (f.knew, full.is_empty(), taken.is_empty()) {
+                (_, true, _) => format!(
+                    "but {shown} {why}: its CHECK said MAYBE by chance (a false positive), so \
+                     this REMOVE took counts that other keys had added"
+                ),
+                // Its counters are full, whatever filled them, and will say MAYBE for good.
+                (Knowledge::Removed, false, true) => format!(
+                    "{shown} was removed already, as often as it was added, but {nothing_taken}: \
+                     CHECK {shown} will answer MAYBE for good (a false positive)"
+                ),
+                (_, false, true) => format!(
+                    "but {shown} {why}: its CHECK said MAYBE by chance (a false positive); \
+                     {nothing_taken}"
+                ),
+                // A counter that is not full never was, so it counts exactly: after as
+                // many REMOVEs as ADDs of this key, what is left there other keys added.
+                (Knowledge::Removed, false, false) => format!(
+                    "but {shown} {why}: its CHECK said MAYBE because {} {} full and other \
+                     keys had raised {} (a false positive), so this REMOVE took counts at {} \
+                     that other keys had added",
+                    plural(n, "counter", "counters"),
+                    listed(&full),
+                    and_list(&taken),
+                    and_list(&taken)
+                ),
+                (_, false, false) => format!(
+                    "but {shown} {why}: its CHECK said MAYBE by chance (a false positive), so \
+                     this REMOVE took counts at {} that other keys had added; {still_full}",
+                    and_list(&taken),
+                ),
+            });
+            if taken.is_empty() {
+                return lines;
+            }
             for v in &f.victims {
                 let who = show_key(&v.key);
                 let lost = format!(
@@ -482,13 +546,32 @@ pub(crate) fn removed(r: &Removed<'_>) -> Vec<String> {
                 ),
             });
         }
-        Knowledge::Unknown => lines.push(format!(
-            "{}, so it cannot tell whether {shown} was added, nor whether this REMOVE took counts \
-             that belonged to other keys",
-            memory_full(f.full)
-        )),
+        Knowledge::RemovedHere | Knowledge::Unknown => {
+            let unsure = match f.knew {
+                Knowledge::RemovedHere => removed_here(&shown),
+                _ => format!(
+                    "{}, so it cannot tell whether {shown} was added",
+                    memory_full(f.full)
+                ),
+            };
+            lines.push(if taken.is_empty() {
+                format!("{unsure}; {nothing_taken}")
+            } else {
+                format!("{unsure}, nor whether this REMOVE took counts that belonged to other keys")
+            });
+        }
     }
     lines
+}
+
+/// What the tutor says of a key removed here as often as it was added, once a saved
+/// filter's counts came in: "fig was removed ..., so the tutor cannot tell whether fig was
+/// added there".
+fn removed_here(shown: &str) -> String {
+    format!(
+        "{shown} was removed as often as it was added here, but counts came in with a saved \
+         filter, which holds no keys, so the tutor cannot tell whether {shown} was added there"
+    )
 }
 
 /// The line on a CLEAR.
@@ -521,7 +604,11 @@ pub(crate) fn saved(path: &[u8], r: &FileReport) -> String {
         show_path(path),
         r.spec,
         count(r.bits_set, "bit", "bits"),
-        keys_added(r.keys),
+        match r.at_most {
+            // An INTERSECT left only a bound, and the file has room for one number.
+            true => format!("at most {} (after an INTERSECT)", keys_added(r.keys)),
+            false => keys_added(r.keys),
+        },
         r.file.len,
         r.file.checksum
     )
@@ -662,10 +749,27 @@ pub(crate) fn explained(e: &Explained<'_>) -> Vec<String> {
             "CHECK {shown} would answer NO: {}, and {shown} was removed as often as it was added",
             are_zero(noun, &zeros)
         ),
-        (Answer::No, Knowledge::NeverAdded | Knowledge::Unknown) => format!(
-            "CHECK {shown} would answer NO: {}, so {shown} was never added",
+        // As CHECK says: after a saved filter came in, or a REMOVE, NO proves only that the
+        // key is not in the filter now.
+        (Answer::No, Knowledge::Unknown | Knowledge::RemovedHere) if counting => format!(
+            "CHECK {shown} would answer NO: {}, so {shown} is not in the filter, unless a REMOVE \
+             of a key that was not in it took its count",
             are_zero(noun, &zeros)
         ),
+        (Answer::No, Knowledge::Unknown | Knowledge::RemovedHere)
+            if e.recall.full() == Some(Limit::SavedFile) =>
+        {
+            format!(
+                "CHECK {shown} would answer NO: {}, so {shown} is not in the filter",
+                are_zero(noun, &zeros)
+            )
+        }
+        (Answer::No, Knowledge::NeverAdded | Knowledge::Unknown | Knowledge::RemovedHere) => {
+            format!(
+                "CHECK {shown} would answer NO: {}, so {shown} was never added",
+                are_zero(noun, &zeros)
+            )
+        }
         (Answer::Maybe, Knowledge::Added) => {
             format!("CHECK {shown} would answer MAYBE: {all}, and {shown} was added")
         }
@@ -676,6 +780,10 @@ pub(crate) fn explained(e: &Explained<'_>) -> Vec<String> {
         (Answer::Maybe, Knowledge::Removed) => format!(
             "CHECK {shown} would answer MAYBE: {all}, but {shown} was removed as often as it \
              was added, so that MAYBE would be a false positive"
+        ),
+        (Answer::Maybe, Knowledge::RemovedHere) => format!(
+            "CHECK {shown} would answer MAYBE: {all}, and {}",
+            removed_here(&shown)
         ),
         (Answer::Maybe, Knowledge::Unknown) => format!(
             "CHECK {shown} would answer MAYBE: {all} ({}, so it cannot tell whether \
@@ -770,27 +878,72 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
         (Some(_), 1) => ", 1 REMOVE".to_string(),
         (Some(_), n) => format!(", {n} REMOVEs"),
     };
-    let keys_line = match (s.distinct, s.full) {
-        (Some(d), _) if s.spec.counting().is_some() => {
-            format!(
-                "keys added and not removed: {d} distinct ({adds} ADD {}{removes})",
-                plural(adds, "command", "commands")
-            )
+    let label = match s.spec.counting() {
+        Some(_) => "keys added and not removed",
+        None => "keys added",
+    };
+    // The commands run here since the files came in, as a sum a reader can check.
+    let here = match (s.adds, s.removes) {
+        (0, 0) => String::new(),
+        (adds, 0) => format!(", plus {}", count(adds, "ADD command", "ADD commands")),
+        (0, removes) => format!(", less {}", count(removes, "REMOVE", "REMOVEs")),
+        (adds, removes) => format!(
+            ", plus {} less {}",
+            count(adds, "ADD command", "ADD commands"),
+            count(removes, "REMOVE", "REMOVEs")
+        ),
+    };
+    let in_all = |files_keys: u64| {
+        let total = s.keys;
+        match (s.adds, s.removes) {
+            (0, 0) => String::new(),
+            (adds, removes) if files_keys.saturating_add(adds) < removes => {
+                format!(" here: {total} in all, as a count does not go below 0")
+            }
+            _ => format!(" here: {total} in all"),
         }
-        (Some(d), _) => format!(
-            "keys added: {d} distinct ({adds} ADD {}{removes})",
+    };
+    let keys_line = match (s.from_files, s.distinct, s.full) {
+        (FromFiles::Recorded { files, keys }, _, _) => format!(
+            "{label}: {keys} recorded in {}{here}{}; a saved filter holds no keys, so the \
+             estimates below count every ADD as a new key",
+            match files {
+                1 => "the saved file".to_string(),
+                n => format!("the {n} saved files"),
+            },
+            in_all(keys)
+        ),
+        (FromFiles::AtMost { keys, files }, _, _) => {
+            let bound = match files {
+                0 => "the smaller of the two filters' counts".to_string(),
+                1 => "the smaller of the two filters' counts, plus what the file united since \
+                      recorded"
+                    .to_string(),
+                n => format!(
+                    "the smaller of the two filters' counts, plus what the {n} files united \
+                     since recorded"
+                ),
+            };
+            let why =
+                "an INTERSECT keeps only the keys in both filters, and no count says how many";
+            if here.is_empty() {
+                format!("{label}: at most {keys}, {bound}: {why}")
+            } else {
+                format!(
+                    "{label}: at most {}: at most {keys} ({bound}){here} here; {why}",
+                    s.keys
+                )
+            }
+        }
+        (FromFiles::None, Some(d), _) => format!(
+            "{label}: {d} distinct ({adds} ADD {}{removes})",
             plural(adds, "command", "commands")
         ),
-        (None, Some(Limit::SavedFile)) => format!(
-            "keys added: about {}, counting the ADDs a saved filter recorded; a saved filter \
-             holds no keys, so the estimates below count each as a new key",
-            s.n
-        ),
-        (None, _) => format!(
-            "keys added: {adds} ADD {}{removes}; {}, so the estimates below count every \
+        (FromFiles::None, None, full) => format!(
+            "{label}: {adds} ADD {}{removes}; {}, so the estimates below count every \
              ADD as a new key",
             plural(adds, "command", "commands"),
-            match s.full {
+            match full {
                 Some(Limit::Bytes) => format!(
                     "the keys passed the {} MiB the tutor remembers",
                     REMEMBERED_BYTES >> 20
@@ -828,12 +981,16 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
             in_use(set),
             rate(s.fp_fill)
         ),
-        format!(
-            "  textbook, from n = {} {}, (1 - e^(-kn/m))^k = {}",
-            s.n,
-            if s.n == 1.0 { "key" } else { "keys" },
-            rate(s.fp_textbook)
-        ),
+        match (s.n, s.fp_textbook) {
+            (Some(n), Some(fp)) => format!(
+                "  textbook, from n = {n} {}, (1 - e^(-kn/m))^k = {}",
+                if n == 1.0 { "key" } else { "keys" },
+                rate(fp)
+            ),
+            _ => "  textbook, (1 - e^(-kn/m))^k: left out, as it needs n, the number of keys, \
+                  and after an INTERSECT the tutor knows only a bound"
+                .to_string(),
+        },
         if s.keys_from_fill.is_finite() {
             // ln(1) is 0, and -(m/k)*0 is -0.0: an empty filter holds 0 keys, not -0.
             let keys = s.keys_from_fill + 0.0;
@@ -1005,6 +1162,59 @@ mod tests {
         );
     }
 
+    /// A REMOVE whose counters are all full takes nothing, whatever the tutor knows of the
+    /// key; one whose counters are partly full names the counts it took.
+    #[test]
+    fn a_remove_on_full_counters_says_what_it_took() {
+        use crate::script::session::{Removal, Removed};
+        let note = |knew, before: &[u8]| {
+            let facts = Removal {
+                width: CounterBits::new(2).unwrap(),
+                knew,
+                now: knew,
+                full: None,
+                victims: Vec::new(),
+                lost: 0,
+                false_negatives: 0,
+            };
+            removed(&Removed {
+                key: b"fig",
+                probe: Probe {
+                    positions: &[54, 45],
+                    before,
+                },
+                facts: &facts,
+            })
+            .join("\n")
+        };
+        let saturated = note(Knowledge::Removed, &[3, 3]);
+        assert!(
+            saturated.contains(
+                "its counters 54 and 45 are full and stay full, so this REMOVE took nothing"
+            ) && saturated.contains("CHECK fig will answer MAYBE for good")
+                && !saturated.contains("by chance")
+                && !saturated.contains("took counts"),
+            "{saturated}"
+        );
+        let half = note(Knowledge::Removed, &[3, 1]);
+        assert!(
+            half.contains("because counter 54 is full and other keys had raised 45")
+                && half.contains("this REMOVE took counts at 45 that other keys had added"),
+            "{half}"
+        );
+        let never = note(Knowledge::NeverAdded, &[3, 3]);
+        assert!(
+            never.contains("by chance") && never.ends_with("so this REMOVE took nothing"),
+            "{never}"
+        );
+        let unknown = note(Knowledge::RemovedHere, &[3, 3]);
+        assert!(
+            unknown.contains("cannot tell whether fig was added there")
+                && unknown.ends_with("so this REMOVE took nothing"),
+            "{unknown}"
+        );
+    }
+
     #[test]
     fn a_counting_check_that_says_no_for_an_added_key_is_a_false_negative() {
         use crate::engine::memory::Memory;
@@ -1034,12 +1244,14 @@ mod tests {
             spec: FilterSpec::lesson(),
             adds: 3,
             removes: 0,
+            from_files: FromFiles::None,
+            keys: 3,
             distinct: Some(3),
             full: None,
             bits_set: 6,
             fp_fill: 0.0087890625,
-            n: 3.0,
-            fp_textbook: 0.0077,
+            n: Some(3.0),
+            fp_textbook: Some(0.0077),
             keys_from_fill: 3.1,
             saturated: None,
         };
@@ -1067,12 +1279,14 @@ mod tests {
             spec: FilterSpec::lesson().with_counters(Some(1)).unwrap(),
             adds: 2,
             removes: 0,
+            from_files: FromFiles::None,
+            keys: 2,
             distinct: Some(1),
             full: None,
             bits_set: 1,
             fp_fill: 0.000244140625,
-            n: 1.0,
-            fp_textbook: 0.0009,
+            n: Some(1.0),
+            fp_textbook: Some(0.0009),
             keys_from_fill: 0.5,
             saturated: Some(1),
         };

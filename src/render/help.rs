@@ -120,6 +120,10 @@ fn details(verb: Verb) -> &'static [&'static str] {
              Byte sums are not: every rearrangement of a key shares its h1, and in a large \
              filter the sums reach only the first bits, so the byte-sum filter's real rate is \
              far higher (the hash-quality lesson measures it).",
+            "A saved filter holds no keys, only its count of ADDs: after LOAD or UNION, STATS \
+             counts what the files recorded plus the ADDs, less REMOVEs, run on this filter; \
+             after INTERSECT it knows only a \
+             bound, so it leaves the textbook chance out.",
         ],
         Verb::Clear => &[
             "Sets every bit back to 0. A plain Bloom filter cannot remove one key, because that \

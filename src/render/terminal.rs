@@ -73,7 +73,8 @@ fn ruler(from: usize, to: usize) -> [String; 2] {
 
 /// The counters in rows of whole tens that fit a window `width` columns wide, each under a
 /// ruler as BITS has, so counter 22 is found without counting: every counter takes the
-/// same width, right-aligned, as does its position's last digit above it.
+/// same width, right-aligned, as does its position's last digit above it, and each
+/// multiple of ten's number starts over that digit.
 fn counts_under_rulers(
     counters: &crate::engine::counters::Counters,
     width: usize,
@@ -89,15 +90,11 @@ fn counts_under_rulers(
         let to = (from + row).min(n);
         let mut tens = String::new();
         for i in (from..to).filter(|i| i % 10 == 0) {
-            // Right-aligned over its counter, as the counter is (a row's first number
-            // starts at the left edge when it is wider); skipped if it would run into the
-            // number before it.
-            let number = i.to_string();
-            let at = ((i - from) * cell + digits).saturating_sub(number.len());
-            if tens.len() <= at {
-                tens.push_str(&" ".repeat(at - tens.len()));
-                tens.push_str(&number);
-            }
+            // Starting over its position's last digit, as in BITS, whatever the width: ten
+            // cells of at least two columns leave room for the four digits of 1020.
+            let at = (i - from) * cell + digits - 1;
+            tens.push_str(&" ".repeat(at.saturating_sub(tens.len())));
+            tens.push_str(&i.to_string());
         }
         let units: String = (from..to)
             .map(|i| format!("{:>digits$} ", i % 10))
@@ -324,7 +321,7 @@ mod tests {
         assert_eq!(lines[0], " 0");
         assert_eq!(lines[1], " 0  1  2  3  4  5  6  7  8  9");
         assert_eq!(lines[2], " 0  0  0  1  0  0  0  0  0  0");
-        assert_eq!(lines[6], "20");
+        assert_eq!(lines[6], " 20");
         assert_eq!(lines[8], " 0  0 12  0  0");
         assert!(text.lines().all(|l| l.len() <= 40), "{text}");
         // One column a digit: each row starts with its number, even a wider one.
@@ -337,8 +334,78 @@ mod tests {
         show(&counts, style, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "0                  10");
+        assert_eq!(lines[0], "0                   10");
         assert_eq!(lines[3], "20");
+    }
+
+    /// Each number on a COUNTS ruler starts over the last digit of the position it names,
+    /// as in BITS, in every row, at every width, with counters of 1 to 3 digits.
+    #[test]
+    fn every_counts_label_starts_at_its_position() {
+        use crate::engine::counters::{CounterBits, Counters};
+        for (top, bits) in [(1, 1), (12, 4), (200, 8)] {
+            let mut counters = Counters::new(1024, CounterBits::new(bits).unwrap());
+            for _ in 0..top {
+                counters.increment(7);
+            }
+            let digits = top.to_string().len();
+            for width in 1..=160 {
+                let mut out = Vec::new();
+                let style = Style {
+                    on: false,
+                    ruler: Some(width),
+                };
+                counts_under_rulers(&counters, width, style, &mut out).unwrap();
+                let text = String::from_utf8(out).unwrap();
+                let lines: Vec<&str> = text.lines().collect();
+                let mut from = 0;
+                for row in lines.chunks(3) {
+                    let (tens, units) = (row[0].as_bytes(), row[1].as_bytes());
+                    // The column of each position's last digit in this row.
+                    let columns: Vec<usize> =
+                        (0..units.len()).filter(|&c| units[c] != b' ').collect();
+                    let mut c = 0;
+                    let mut labels = Vec::new();
+                    while c < tens.len() {
+                        if tens[c] == b' ' {
+                            c += 1;
+                            continue;
+                        }
+                        let end = (c..tens.len())
+                            .find(|&e| tens[e] == b' ')
+                            .unwrap_or(tens.len());
+                        let label: usize = row[0][c..end].parse().unwrap();
+                        let at = columns.iter().position(|&col| col == c);
+                        assert_eq!(
+                            at.map(|k| from + k),
+                            Some(label),
+                            "width {width}, {digits}-digit counters: `{label}` starts at column \
+                             {c}, not over its position\n{}\n{}",
+                            row[0],
+                            row[1]
+                        );
+                        labels.push(label);
+                        c = end;
+                    }
+                    let tens_here: Vec<usize> = (from..from + columns.len())
+                        .filter(|i| i % 10 == 0)
+                        .collect();
+                    assert_eq!(
+                        labels, tens_here,
+                        "width {width}: a multiple of ten lost its number"
+                    );
+                    if width >= 10 * (digits + 1) {
+                        assert!(
+                            row.iter().all(|l| l.len() <= width),
+                            "width {width}: a line is wider\n{}",
+                            row.join("\n")
+                        );
+                    }
+                    from += columns.len();
+                }
+                assert_eq!(from, 1024, "width {width}: every counter is shown");
+            }
+        }
     }
 
     #[test]

@@ -174,6 +174,8 @@ pub(crate) struct FileReport {
     pub spec: FilterSpec,
     /// The ADDs that built the filter, less its REMOVEs.
     pub keys: u64,
+    /// `keys` is only a bound: an INTERSECT came before this SAVE.
+    pub at_most: bool,
     pub bits_set: u64,
     pub file: Encoded,
 }
@@ -206,14 +208,57 @@ pub(crate) enum Example {
     Found { key: Box<[u8]>, ours: bool },
 }
 
+/// What saved filters brought into this one: the ADDs less REMOVEs each file recorded,
+/// which is all a file says about its keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FromFiles {
+    /// No saved filter came in since the filter was made or cleared.
+    None,
+    /// LOAD, then UNION: `files` files, recording `keys` in all (a union's counts add up).
+    Recorded { files: u32, keys: u64 },
+    /// An INTERSECT keeps only keys in both filters, and no count says how many: at most
+    /// the smaller of the two filters' counts, plus what the `files` files united since
+    /// recorded; `keys` in all.
+    AtMost { keys: u64, files: u32 },
+}
+
+impl FromFiles {
+    /// The keys the files recorded (a bound after an INTERSECT).
+    pub(crate) fn keys(self) -> u64 {
+        match self {
+            FromFiles::None => 0,
+            FromFiles::Recorded { keys, .. } | FromFiles::AtMost { keys, .. } => keys,
+        }
+    }
+
+    /// This, and then a UNION with a file that recorded `keys`.
+    fn united(self, keys: u64) -> FromFiles {
+        match self {
+            FromFiles::None => FromFiles::Recorded { files: 1, keys },
+            FromFiles::Recorded { files, keys: k } => FromFiles::Recorded {
+                files: files.saturating_add(1),
+                keys: k.saturating_add(keys),
+            },
+            FromFiles::AtMost { files, keys: k } => FromFiles::AtMost {
+                files: files.saturating_add(1),
+                keys: k.saturating_add(keys),
+            },
+        }
+    }
+}
+
 /// STATS' numbers.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Stats {
     pub spec: FilterSpec,
-    /// ADD commands since the filter was made or cleared.
+    /// ADD commands here: since the filter was made, cleared, loaded or intersected.
     pub adds: u64,
-    /// REMOVE commands that removed a key.
+    /// REMOVE commands that removed a key, counted as `adds` is.
     pub removes: u64,
+    /// What saved filters brought in before or between those commands.
+    pub from_files: FromFiles,
+    /// The files' keys, plus `adds`, less `removes` (not below 0): what SAVE would record.
+    pub keys: u64,
     /// Distinct keys added, while the tutor still knows it exactly.
     pub distinct: Option<usize>,
     /// The memory limit that made the tutor lose count, if one did.
@@ -221,10 +266,11 @@ pub(crate) struct Stats {
     pub bits_set: u64,
     /// (bits set / m)^k.
     pub fp_fill: f64,
-    /// The n the textbook estimate uses: distinct keys, or every ADD once the count is lost.
-    pub n: f64,
-    /// (1 − e^(−kn/m))^k.
-    pub fp_textbook: f64,
+    /// The n the textbook estimate uses: distinct keys, or `keys` once the tutor lost count
+    /// of distinct keys; none after an INTERSECT, which leaves only a bound.
+    pub n: Option<f64>,
+    /// (1 − e^(−kn/m))^k, when n is known.
+    pub fp_textbook: Option<f64>,
     /// −(m/k)·ln(1 − X/m); infinite when every bit is set.
     pub keys_from_fill: f64,
     /// Saturated counters, in a counting filter.
@@ -313,8 +359,12 @@ struct Shelved {
 pub(crate) struct Session<T: Tracer> {
     bloom: Bloom,
     memory: Memory,
+    /// ADD and REMOVE commands here, since the filter was made, cleared, loaded or
+    /// intersected; a UNION keeps them, as it keeps their keys.
     adds: u64,
     removes: u64,
+    /// The keys saved filters brought in, as their files counted them.
+    from_files: FromFiles,
     /// What the last ADD did (empty after CLEAR).
     add_trace: T,
     check_trace: T,
@@ -350,6 +400,7 @@ impl<T: Tracer> Session<T> {
             bloom,
             adds: 0,
             removes: 0,
+            from_files: FromFiles::None,
             add_trace: T::default(),
             check_trace: T::default(),
             remove_trace: T::default(),
@@ -497,9 +548,13 @@ impl<T: Tracer> Session<T> {
         Ok(self.replace_with(file, false))
     }
 
-    /// The ADDs that built the filter, less its REMOVEs: what a saved file records.
+    /// The ADDs that built the filter, less its REMOVEs: what a saved file records (the
+    /// files' keys count as ADDs; a bound after an INTERSECT).
     fn keys(&self) -> u64 {
-        self.adds.saturating_sub(self.removes)
+        self.from_files
+            .keys()
+            .saturating_add(self.adds)
+            .saturating_sub(self.removes)
     }
 
     /// Sets the key's bits, remembering the key and which bits it set first.
@@ -563,6 +618,7 @@ impl<T: Tracer> Session<T> {
             lost: 0,
             false_negatives: 0,
         };
+        // Only a key the tutor knows was not in the filter took counts that were not its own.
         if T::FULL && matches!(knew, Knowledge::NeverAdded | Knowledge::Removed) {
             let spec = self.spec();
             let mut positions = Vec::new();
@@ -611,6 +667,7 @@ impl<T: Tracer> Session<T> {
         Ok(self.file_report.insert(FileReport {
             spec: self.spec(),
             keys,
+            at_most: matches!(self.from_files, FromFiles::AtMost { .. }),
             bits_set: self.bloom.bits_set(),
             file,
         }))
@@ -626,11 +683,15 @@ impl<T: Tracer> Session<T> {
         *self = Session::with_bloom(loaded.bloom);
         self.shelf = shelf;
         self.touched = touched;
-        self.adds = loaded.keys;
+        self.from_files = FromFiles::Recorded {
+            files: 1,
+            keys: loaded.keys,
+        };
         self.memory.add_unknown_keys();
         self.file_report.insert(FileReport {
             spec,
             keys: loaded.keys,
+            at_most: false,
             bits_set: self.bloom.bits_set(),
             file: loaded.file,
         })
@@ -657,20 +718,24 @@ impl<T: Tracer> Session<T> {
             Merge::Intersect if T::FULL => self.telling_key(&file),
             Merge::Union | Merge::Intersect => Example::NotAsked,
         };
-        let keys = self.keys();
         match how {
             Merge::Union => {
-                // This filter's keys are all still in; the file's are not known.
-                self.adds = keys.saturating_add(file.keys);
-                self.removes = 0;
+                // This filter's keys are all still in, and the commands here still count
+                // them; the file's are not known, only how many it recorded.
+                self.from_files = self.from_files.united(file.keys);
                 self.memory.add_unknown_keys();
             }
             Merge::Intersect => {
-                // Keys of either filter may be gone: only the file's count bounds what is left.
+                // Keys of either filter may be gone: only the smaller count bounds what is
+                // left, and the commands before are in that bound.
+                self.from_files = FromFiles::AtMost {
+                    keys: self.keys().min(file.keys),
+                    files: 0,
+                };
+                self.adds = 0;
+                self.removes = 0;
                 self.memory = memory_for(self.spec());
                 self.memory.add_unknown_keys();
-                self.adds = keys.min(file.keys);
-                self.removes = 0;
             }
         }
         Ok(self.merge_report.insert(MergeReport {
@@ -746,17 +811,25 @@ impl<T: Tracer> Session<T> {
         let (m, k) = (spec.bits(), spec.hashes());
         let bits_set = self.bloom.bits_set();
         let distinct = self.memory.distinct_keys();
-        let n = distinct.map_or(self.keys() as f64, |d| d as f64);
+        let keys = self.keys();
+        let n = match self.from_files {
+            FromFiles::AtMost { .. } => None,
+            FromFiles::None | FromFiles::Recorded { .. } => {
+                Some(distinct.map_or(keys as f64, |d| d as f64))
+            }
+        };
         Stats {
             spec,
             adds: self.adds,
             removes: self.removes,
+            from_files: self.from_files,
+            keys,
             distinct,
             full: self.memory.full(),
             bits_set,
             fp_fill: theory::fp_from_fill(bits_set, m, k),
             n,
-            fp_textbook: theory::fp_textbook(n, m, k),
+            fp_textbook: n.map(|n| theory::fp_textbook(n, m, k)),
             keys_from_fill: theory::keys_from_fill(bits_set, m, k),
             saturated: self.bloom.counters().map(Counters::saturated),
         }
@@ -1102,8 +1175,73 @@ mod tests {
         );
         assert_eq!(s.memory.knows(b"fig"), Knowledge::Added);
         assert_eq!(s.memory.knows(b"sun"), Knowledge::Unknown);
-        assert_eq!(s.adds, 2);
+        assert_eq!(
+            (s.adds, s.from_files, s.keys()),
+            (1, FromFiles::Recorded { files: 1, keys: 1 }, 2)
+        );
         assert_eq!(run(&mut s, &["CHECK sun"]), ["Maybe"]);
+    }
+
+    fn stats_of<T: Tracer>(s: &mut Session<T>) -> Stats {
+        match s.execute(&Command::Stats).unwrap() {
+            Outcome::Stats(st) => *st,
+            other => panic!("STATS gave {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_union_adds_the_files_count_and_an_intersection_leaves_a_bound() {
+        let dir = local_dir();
+        let file = local(&dir, "two.bloom");
+        let file = String::from_utf8(file).unwrap();
+        let mut s = PlainSession::new(counting(4));
+        run(&mut s, &["ADD fig", "ADD sun"]);
+        s.execute(&Command::Save(file.as_bytes())).unwrap();
+        run(&mut s, &["CLEAR", "ADD date", &format!("UNION {file}")]);
+        run(
+            &mut s,
+            &["ADD lime", "REMOVE date", &format!("UNION {file}")],
+        );
+        let st = stats_of(&mut s);
+        assert_eq!(
+            (st.adds, st.removes, st.from_files, st.keys, st.n),
+            (
+                2,
+                1,
+                FromFiles::Recorded { files: 2, keys: 4 },
+                5,
+                Some(5.0)
+            ),
+            "two files of 2 keys, then 2 ADDs less 1 REMOVE"
+        );
+        run(&mut s, &["CLEAR", "ADD fig", "ADD date", "ADD lime"]);
+        run(&mut s, &[&format!("INTERSECT {file}"), "ADD plum"]);
+        let st = stats_of(&mut s);
+        assert_eq!(
+            (st.adds, st.from_files, st.keys, st.n, st.fp_textbook),
+            (1, FromFiles::AtMost { keys: 2, files: 0 }, 3, None, None),
+            "the smaller of 3 and 2, then 1 ADD; no n for the textbook"
+        );
+    }
+
+    #[test]
+    fn a_key_removed_after_a_union_may_still_be_in_the_file() {
+        let dir = local_dir();
+        let file = local(&dir, "figs.bloom");
+        let mut s = TracedSession::new(counting(4));
+        run(&mut s, &["ADD fig", "ADD fig"]);
+        s.execute(&Command::Save(&file)).unwrap();
+        run(&mut s, &["CLEAR", "ADD fig"]);
+        s.execute(&Command::Union(&file)).unwrap();
+        run(&mut s, &["REMOVE fig"]);
+        let Ok(Outcome::Removed(r)) = s.execute(&Command::Remove(b"fig")) else {
+            panic!("a second REMOVE fig runs: the file added fig twice");
+        };
+        assert_eq!(
+            (r.facts.knew, r.facts.now),
+            (Knowledge::RemovedHere, Knowledge::RemovedHere)
+        );
+        assert!(r.facts.victims.is_empty(), "no key is blamed");
     }
 
     #[test]
