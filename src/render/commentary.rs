@@ -642,9 +642,13 @@ pub(crate) fn merged(path: &[u8], r: &MergeReport) -> Vec<String> {
         (Merge::Intersect, true) => ("INTERSECT", "each counter is the smaller of the two"),
     };
     let mut lines = vec![format!(
-        "{word} {}: {} set here and {} in the file, {} after: {rule}",
+        "{word} {}: {} here and {} in the file, {} after: {rule}",
         show_path(path),
-        count(r.ours, "bit", "bits"),
+        if counting {
+            count(r.ours, "counter above 0", "counters above 0")
+        } else {
+            count(r.ours, "bit set", "bits set")
+        },
         r.theirs,
         r.after
     )];
@@ -1331,6 +1335,15 @@ mod tests {
             text(1).contains("1 bit set here and 4 in the file"),
             "{}",
             text(1)
+        );
+        let counting = MergeReport {
+            spec: FilterSpec::lesson().with_counters(Some(4)).unwrap(),
+            ..report(1)
+        };
+        assert!(
+            merged(b"b.bloom", &counting)[0].contains("1 counter above 0 here and 4 in the file"),
+            "{:?}",
+            merged(b"b.bloom", &counting)
         );
         assert!(
             text(1).contains("the one key the tutor knows to be in just one of the sets does not"),
