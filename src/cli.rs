@@ -327,7 +327,13 @@ pub struct CalcArgs {
 }
 
 /// `bloom-tutor grade -- PROGRAM [ARGS...]`
+// The exercise is a plain filter: --counting and --counter-bits are kept out of the help,
+// and refused with a message that says why when given.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("counting", |a| a.hide(true)),
+    mut_arg("counter_bits", |a| a.hide(true))
+)]
 pub struct GradeArgs {
     /// The exercise's filter: --scheme, and -m/-k for a teacher's variant of another size
     #[command(flatten)]

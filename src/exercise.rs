@@ -11,11 +11,12 @@ use std::io::Write;
 use crate::cli::{DEFAULT_TIMEOUT, ExerciseArgs, Language};
 use crate::engine::scheme::{FilterSpec, Scheme, byte_sums, djb2_fnv, murmur3_32};
 use crate::grade::{self, cases};
-use crate::invoked;
+use crate::invoked::{self, scheme_flag};
 use crate::piped::ScriptRunner;
 use crate::render::help::filter_name;
 use crate::render::wrap::{CODE_INDENT, PIPED_WIDTH, Width, Wrapped, wrap_line, wrap_note};
 use crate::script::reader::Source;
+use crate::worked::example_script;
 
 /// Runs `bloom-tutor exercise` as `args` asks: the statement, or one starter program.
 pub(crate) fn run(args: &ExerciseArgs, out: &mut impl Write) -> anyhow::Result<()> {
@@ -38,33 +39,6 @@ pub(crate) fn run(args: &ExerciseArgs, out: &mut impl Write) -> anyhow::Result<(
         }
     }
     Ok(())
-}
-
-/// The flags that choose `scheme` on the tutor's command line: nothing for the default.
-fn scheme_flag(scheme: Scheme) -> String {
-    match scheme {
-        Scheme::ByteSum => String::new(),
-        Scheme::Djb2Fnv | Scheme::Murmur3 => format!(" --scheme {}", scheme.name()),
-    }
-}
-
-/// The example each filter is worked through with: keys added, then keys checked.
-fn example(scheme: Scheme) -> (&'static [&'static str], &'static [&'static str]) {
-    match scheme {
-        Scheme::ByteSum => (&["fig", "lime", "date"], &["plum", "sun"]),
-        Scheme::Djb2Fnv => (&["cat", "dog", "bird"], &["sheep", "cow", "fish"]),
-        Scheme::Murmur3 => (&["dog", "cat", "bird"], &["cat", "cow"]),
-    }
-}
-
-/// The example as a script: the ADDs, BITS, then the CHECKs.
-fn example_script(scheme: Scheme) -> Vec<String> {
-    let (adds, checks) = example(scheme);
-    adds.iter()
-        .map(|k| format!("ADD {k}"))
-        .chain(["BITS".to_string()])
-        .chain(checks.iter().map(|k| format!("CHECK {k}")))
-        .collect()
 }
 
 /// What the tutor writes for `script` on the filter of `spec`, with or without `--explain`.
@@ -109,9 +83,13 @@ fn rules(scheme: Scheme) -> Vec<String> {
                 "b = 2166136261, then for each byte: b = (b xor byte) * 16777619, kept to 32 \
                  bits (FNV-1a)"
                     .to_string(),
-                format!("step = b mod {} + 1 (so the step is never 0)", m - 1),
                 format!(
-                    "position j = (a + j * step) mod {m}, for j = 0 to {}",
+                    "step = b mod (m - 1) + 1, here b mod {} + 1: from 1 to {}, never 0",
+                    m - 1,
+                    m - 1
+                ),
+                format!(
+                    "position j = (a + j * step) mod m, here mod {m}, for j = 0 to {}",
                     k - 1
                 ),
                 "\"Kept to 32 bits\" means mod 2^32: use uint32_t in C, wrapping_mul in Rust, and \
@@ -232,9 +210,9 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
     say(format!("The exercise: {name}, as a program"));
     say(String::new());
     say(format!(
-        "Write a program, in any language you like, that keeps one Bloom filter of {m} bits, \
-         all 0 at the start, with {k} positions per key. It reads commands on stdin, one a \
-         line, and writes its answers on stdout:"
+        "Write a program, in any language you like, that keeps one Bloom filter of \
+         m = {m} bits, all 0 at the start, with {k} positions per key. It reads commands on \
+         stdin, one a line, and writes its answers on stdout:"
     ));
     say("  ADD key     set the bit at each of the key's positions to 1; write nothing".into());
     say("  CHECK key   write NO if any of those bits is 0, MAYBE if every one is 1".into());
@@ -354,10 +332,11 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
     say(format!("    {tutor}{flag} < example.txt"));
     say(format!("    {tutor}{flag} --explain < example.txt"));
     say(String::new());
-    say(
-        "Then grade it: the first command grades a Python program, the second a C or Rust one:"
-            .into(),
-    );
+    say(format!(
+        "Then grade it. The grader's first case, {}, is the example above. The first command \
+         grades a Python program, the second a C or Rust one:",
+        cases::builtin::EXERCISE_EXAMPLE
+    ));
     for language in [Language::Python, Language::C] {
         say(format!("    {}", grade_command(language, scheme, tutor)));
     }

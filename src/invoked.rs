@@ -66,6 +66,16 @@ pub(crate) fn shell_quote_bytes(bytes: &[u8]) -> String {
     out
 }
 
+/// The flags that choose `scheme` on the tutor's command line: nothing for the default,
+/// ` --scheme NAME` for the others.
+pub(crate) fn scheme_flag(scheme: crate::engine::scheme::Scheme) -> String {
+    use crate::engine::scheme::Scheme;
+    match scheme {
+        Scheme::ByteSum => String::new(),
+        Scheme::Djb2Fnv | Scheme::Murmur3 => format!(" --scheme {}", scheme.name()),
+    }
+}
+
 /// A path as the shell should see it, quoted when it needs to be.
 pub(crate) fn shell_path(path: &Path) -> String {
     shell_quote_bytes(path.as_os_str().as_encoded_bytes())

@@ -77,9 +77,14 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let spec = args.filter.spec()?;
     if spec.counting().is_some() {
         // The exercise (`bloom-tutor exercise`) is a plain filter; its cases have no REMOVE.
+        // The flags are hidden from grade's help, so the message names the one given.
+        let flag = match args.filter.counter_bits {
+            Some(_) => "--counter-bits",
+            None => "--counting",
+        };
         anyhow::bail!(
-            "--counting is not graded: the exercise is a plain filter of ADD, CHECK and BITS; \
-             grade without --counting"
+            "{flag} is not graded: the exercise is a plain filter of ADD, CHECK and BITS, \
+             with no counters; grade without {flag}"
         );
     }
     if spec.bits() > MAX_GRADED_BITS {
@@ -239,22 +244,27 @@ fn show(out: &mut impl Write, spec: FilterSpec, case: &Case, raw: bool) -> anyho
         return Ok(());
     }
     let flags = report::human::spec_flags(spec);
-    let header = [
-        format!("case {}: {} ({spec})", case.name, case.checks),
-        String::new(),
-        format!(
-            "script (to save it: `{} grade{flags} --show {} --raw > {}.in`):",
-            crate::invoked::tutor(),
-            case.name,
-            case.name
-        ),
-    ];
     let width = Width::for_stdout().columns();
-    for line in header
-        .iter()
-        .flat_map(|l| crate::render::wrap::wrap_line(l, width))
-    {
+    let title = format!("case {} ({spec}): {}", case.name, case.checks);
+    for line in crate::render::wrap::wrap_line(&title, width) {
         writeln!(out, "{line}")?;
+    }
+    let save = format!(
+        "{} grade{flags} --show {} --raw > {}.in",
+        crate::invoked::tutor(),
+        case.name,
+        case.name
+    );
+    let inline = format!("script (to save it: `{save}`):");
+    // A command is copied whole: when it does not fit beside its words, it stands on a
+    // line of its own, set apart from the script below it.
+    if inline.chars().count() <= width {
+        writeln!(out, "\n{inline}")?;
+    } else {
+        writeln!(
+            out,
+            "\nto save the script as a file:\n    {save}\n\nscript:"
+        )?;
     }
     for line in case.script.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         writeln!(out, "  {}", report::shown_line(line))?;
@@ -447,6 +457,19 @@ pub fn run_cases(
         return Err(Stopped::Run(RunError::Interrupted(signal)));
     }
     rule_out_contradicted(plan.spec, &mut report.verdicts);
+    // A program that stopped with an index error before any key whose position could be
+    // past the last bit (one reading an argument it was not given, at its start) stops
+    // for another reason: no-mod, which fits any case that begins with such a key, is
+    // not its mistake.
+    if report
+        .verdicts
+        .iter()
+        .any(|v| v.stopped_before_any_key(plan.spec))
+    {
+        for v in &mut report.verdicts {
+            v.diagnosis.rule_out(&[mistakes::Mistake::NoMod]);
+        }
+    }
     // Now that every case is in, the same for cases run before the one that told them apart.
     let named = named_alone(&report.verdicts);
     for v in &mut report.verdicts {

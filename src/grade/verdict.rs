@@ -103,6 +103,17 @@ impl Verdict {
         &self.diagnosis.mistakes
     }
 
+    /// Whether the program stopped with an index error before the first command where a
+    /// position not taken mod m could be past the last bit: then no-mod did not stop it.
+    pub fn stopped_before_any_key(&self, spec: FilterSpec) -> bool {
+        if self.status != Status::Crash || !index_error(&self.stderr_tail) {
+            return false;
+        }
+        let written = self.got.iter().filter(|&&b| b == b'\n').count();
+        let stops = mistakes::stops_without_mod(spec, &self.script, &[]);
+        stops.first().is_none_or(|&first| written < first)
+    }
+
     /// A case that could not be run: `reason` says why.
     pub fn error(case: &Case, expected: Vec<u8>, reason: String) -> Verdict {
         Verdict {
@@ -185,6 +196,8 @@ pub fn judge(
     };
     let diagnosis = if matches!(status, Status::Pass | Status::UsedTutor) {
         Diagnosis::default()
+    } else if status == Status::Crash && index_error(&run.stderr_tail) {
+        mistakes::diagnose_index_error(spec, &case.script, &expected, &run.stdout)
     } else {
         mistakes::diagnose(spec, &case.script, &expected, &run.stdout)
     };
@@ -202,6 +215,17 @@ pub fn judge(
         script: case.script.clone(),
         seconds,
     }
+}
+
+/// Whether a crashed program's stderr tells of an index past the end of an array, as
+/// Python (`IndexError`), Rust (`index out of bounds`), Go (`index out of range`) and Java
+/// (`ArrayIndexOutOfBoundsException`) put it.
+fn index_error(stderr: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(stderr).to_lowercase();
+    text.contains("index")
+        && ["indexerror", "out of bounds", "out of range"]
+            .iter()
+            .any(|w| text.contains(w))
 }
 
 fn signal_reason(signal: i32) -> String {
@@ -284,6 +308,22 @@ mod tests {
         difference(b"NO\n", b"NO\nNO\n", Some((1, None, Some(b"NO\n"))));
         difference(b"NO\nNO\n", b"NO\n", Some((1, Some(b"NO\n"), None)));
         difference(b"NO\n", b"NO", Some((0, Some(b"NO\n"), Some(b"NO"))));
+    }
+
+    #[test]
+    fn index_errors_are_told_in_each_languages_words() {
+        for stderr in [
+            "IndexError: list assignment index out of range",
+            "thread 'main' panicked at src/main.rs:9:5:\nindex out of bounds: the len is 64 \
+             but the index is 621",
+            "panic: runtime error: index out of range [621] with length 64",
+            "java.lang.ArrayIndexOutOfBoundsException: Index 621 out of bounds for length 64",
+        ] {
+            assert!(index_error(stderr.as_bytes()), "{stderr}");
+        }
+        for stderr in ["TypeError: unsupported operand", "", "Segmentation fault"] {
+            assert!(!index_error(stderr.as_bytes()), "{stderr}");
+        }
     }
 
     #[test]

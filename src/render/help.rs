@@ -54,7 +54,9 @@ pub fn scheme_summary(scheme: Scheme) -> &'static str {
         Scheme::ByteSum => {
             "the 64-bit byte-sum filter: h1 = sum of bytes, h2 = sum of byte × position (k = 2)"
         }
-        Scheme::Djb2Fnv => "the 16-bit double-hashing filter: djb2 and FNV-1a make k = 3 positions",
+        Scheme::Djb2Fnv => {
+            "the 16-bit double-hashing filter: djb2 and FNV-1a give 3 positions (k = 3)"
+        }
         Scheme::Murmur3 => "the 100-bit murmur3 filter: MurmurHash3 with seeds 0 to 9 (k = 10)",
     }
 }

@@ -157,7 +157,7 @@ fn the_human_report_shows_the_first_wrong_answer() {
 fn a_program_that_hangs_is_stopped_with_its_children() {
     let started = std::time::Instant::now();
     let out = grade(
-        &["--json", "--timeout", "1", "--case", "lesson-trace"],
+        &["--json", "--timeout", "1", "--case", "exercise-example"],
         &["python3", &fixture("forks_and_hangs.py")],
     );
     let report = json(&out);
@@ -182,7 +182,7 @@ fn crashes_floods_and_deaf_programs_are_reported() {
         // A generous timeout where none is expected, so a loaded machine cannot turn a
         // crash into a timeout.
         let out = grade(
-            &["--json", "--timeout", timeout, "--case", "lesson-trace"],
+            &["--json", "--timeout", timeout, "--case", "exercise-example"],
             &["python3", &fixture(file)],
         );
         let report = json(&out);
@@ -239,7 +239,7 @@ fn cases_can_be_listed_and_shown() {
     let out = grade(&["--list"], &[]);
     let list = String::from_utf8_lossy(&out.stdout);
     assert!(list.lines().count() >= 12, "{list}");
-    let out = grade(&["--show", "lesson-trace"], &[]);
+    let out = grade(&["--show", "exercise-example"], &[]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("  ADD \"fig\""), "keys are quoted: {text}");
     assert!(
@@ -248,6 +248,49 @@ fn cases_can_be_listed_and_shown() {
     );
     let out = grade(&["--show", "nope"], &[]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Whether `line` is one a person cannot have shorter: a BITS line (quoted, as the report
+/// shows it, or not), or a command to copy standing alone on its line.
+fn unbreakable(line: &str) -> bool {
+    let text = line.trim();
+    let answer = text.trim_matches('"').trim_end_matches("\\n");
+    let bits = !answer.is_empty() && answer.bytes().all(|b| b == b'0' || b == b'1');
+    let first = text.trim_start_matches('`').split(' ').next().unwrap_or("");
+    let command = line.starts_with(' ') && first.ends_with("bloom-tutor");
+    bits || command
+}
+
+#[test]
+fn every_case_of_every_filter_is_shown_in_80_columns() {
+    for scheme in ["bytesum", "djb2-fnv", "murmur3"] {
+        let out = grade(&["--scheme", scheme, "--list"], &[]);
+        let list = String::from_utf8_lossy(&out.stdout).into_owned();
+        let names: Vec<&str> = list
+            .lines()
+            .filter(|l| !l.starts_with(' '))
+            .filter_map(|l| l.split(' ').next())
+            .collect();
+        assert!(names.len() >= 16, "{scheme}: {list}");
+        for line in list.lines() {
+            assert!(
+                line.chars().count() <= 80 || unbreakable(line),
+                "{scheme} --list: {line}"
+            );
+        }
+        for name in names {
+            let out = grade(&["--scheme", scheme, "--show", name], &[]);
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{scheme} {name}: {text}");
+            for line in text.lines() {
+                assert!(
+                    line.chars().count() <= 80 || unbreakable(line),
+                    "{scheme} --show {name}: a line of {} columns:\n{line}",
+                    line.chars().count()
+                );
+            }
+        }
+    }
 }
 
 #[test]
@@ -264,16 +307,16 @@ fn two_mistakes_at_once_are_both_named() {
             case["name"]
         );
     }
-    // In lesson-trace the BITS line is the first wrong answer: the reversal comes first.
+    // In exercise-example the BITS line is the first wrong answer: the reversal comes first.
     let trace = failing
         .iter()
-        .find(|c| c["name"] == "lesson-trace")
-        .expect("lesson-trace fails");
+        .find(|c| c["name"] == "exercise-example")
+        .expect("exercise-example fails");
     let both = serde_json::json!(["bits-reversed", "h2-from-zero"]);
     assert_eq!(trace["mistakes"], both, "{report:#}");
     assert_eq!(trace["explained"], true, "{report:#}");
     let out = grade(
-        &["--case", "lesson-trace"],
+        &["--case", "exercise-example"],
         &["python3", &fixture("two_mistakes.py")],
     );
     let text = String::from_utf8_lossy(&out.stdout);
@@ -379,7 +422,7 @@ fn programs_that_escape_hold_pipes_or_ignore_signals_are_stopped_with_everything
         // Far past the timeout: only a grader that waits for a pipe or a process it
         // should have stopped takes this long.
         let out = grade_within(
-            &["--json", "--timeout", timeout, "--case", "lesson-trace"],
+            &["--json", "--timeout", timeout, "--case", "exercise-example"],
             &["python3", &fixture(file), &marker.0],
             Duration::from_secs(30),
         );
@@ -409,7 +452,14 @@ fn a_signal_to_the_grader_stops_the_program_and_gives_the_signal_status() {
             Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
         };
         let child = command
-            .args(["grade", "--timeout", "60", "--case", "lesson-trace", "--"])
+            .args([
+                "grade",
+                "--timeout",
+                "60",
+                "--case",
+                "exercise-example",
+                "--",
+            ])
             .args(["python3", &fixture("ignores_sigterm.py"), &marker.0])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -472,7 +522,7 @@ fn a_hangup_under_nohup_stays_ignored() {
             "--timeout",
             "3",
             "--case",
-            "lesson-trace",
+            "exercise-example",
             "--",
         ])
         .args(["python3", &fixture("ignores_sigterm.py"), &marker.0])
@@ -508,7 +558,7 @@ fn a_hangup_under_nohup_stays_ignored() {
 #[test]
 fn what_the_program_prints_is_shown_escaped() {
     let out = grade(
-        &["--case", "lesson-trace"],
+        &["--case", "exercise-example"],
         &["python3", &fixture("prints_escapes.py")],
     );
     let text = String::from_utf8_lossy(&out.stdout);
@@ -518,7 +568,7 @@ fn what_the_program_prints_is_shown_escaped() {
             "the report has a raw {name}: {text:?}"
         );
     }
-    assert!(text.contains("CRASH  lesson-trace"), "{text}");
+    assert!(text.contains("CRASH  exercise-example"), "{text}");
     assert!(
         text.contains(r"| \u{1b}]0;owned\u{7}\u{1b}[2J\r15 of 15 case(s) passed"),
         "stderr not shown escaped: {text}"
@@ -763,7 +813,7 @@ fn many_cases_failing_the_same_way_show_the_first_in_full() {
     );
     let short = text
         .lines()
-        .filter(|l| l.contains(": the same as lesson-trace ([bits-reversed])"))
+        .filter(|l| l.contains(": the same as exercise-example ([bits-reversed])"))
         .count();
     assert!(short >= 10, "one line for each later case: {text}");
     let text = crate::flat(&text);
@@ -1062,7 +1112,7 @@ fn a_class_summary_reads_several_reports() {
     assert!(empty_filter.contains("4 of 4"), "{empty_filter}");
     let trace = text
         .lines()
-        .find(|l| l.trim_start().starts_with("lesson-trace"))
+        .find(|l| l.trim_start().starts_with("exercise-example"))
         .expect("a line per case");
     assert!(trace.contains("1 of 4"), "{trace}");
     let bad = dir.path().join("bad.json");
@@ -1248,7 +1298,7 @@ fn programs_stopped_by_a_limit_get_a_status_that_names_it() {
                 "--timeout",
                 "30",
                 "--case",
-                "lesson-trace",
+                "exercise-example",
             ],
             &["python3", &fixture(file)],
             Duration::from_secs(60),
@@ -1333,7 +1383,7 @@ fn programs_that_run_the_tutor_are_failed_with_a_named_verdict() {
                 "--file-size",
                 "none",
                 "--case",
-                "lesson-trace",
+                "exercise-example",
                 "--",
             ])
             .args(["python3", &fixture(file)])
@@ -1359,7 +1409,13 @@ fn a_tutor_run_in_a_process_view_of_its_own_is_seen_too() {
         return;
     }
     let report = json(&grade(
-        &["--json", "--file-size", "none", "--case", "lesson-trace"],
+        &[
+            "--json",
+            "--file-size",
+            "none",
+            "--case",
+            "exercise-example",
+        ],
         &["python3", &fixture("cheat_in_own_view.py")],
     ));
     assert_eq!(report["cases"][0]["status"], "used-tutor", "{report:#}");
@@ -1380,7 +1436,7 @@ fn the_tutor_refuses_to_answer_under_a_grading_worker() {
     )
     .expect("written");
     let report = json(&grade(
-        &["--json", "--case", "lesson-trace"],
+        &["--json", "--case", "exercise-example"],
         &["python3", program.to_str().expect("UTF-8")],
     ));
     let case = &report["cases"][0];
@@ -1420,7 +1476,7 @@ fn a_class_is_graded_into_a_csv() {
             "--timeout",
             "1",
             "--case",
-            "lesson-trace",
+            "exercise-example",
             "--case",
             "anagrams",
         ],
@@ -1528,7 +1584,7 @@ fn every_format_is_written_when_nothing_could_run() {
 #[test]
 fn a_wrong_bits_line_names_the_positions_that_differ() {
     let out = grade(
-        &["--case", "lesson-trace"],
+        &["--case", "exercise-example"],
         &["python3", &fixture("h2_from_zero.py")],
     );
     let text = String::from_utf8_lossy(&out.stdout);
@@ -1750,4 +1806,85 @@ fn an_unfilled_starter_is_told_it_sets_no_bits() {
         let report = json(&out);
         assert_eq!(report["mistake"], "no-bits-set", "{scheme}: {report:#}");
     }
+}
+
+#[test]
+fn a_program_stopped_by_a_position_past_the_last_bit_is_told_no_mod() {
+    // h2 not taken mod 64: the first key whose h2 is 64 or more stops the program with an
+    // IndexError, after the answers it wrote so far (all of them right).
+    let out = grade(&[], &["python3", &fixture("no_mod.py")]);
+    let text = crate::flat(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(
+            "most likely mistake: [no-mod], which alone explains 15 of the 15 failing cases"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("621 mod 64 = 45"),
+        "the hint works fig: {text}"
+    );
+    // h1 not taken mod 64 either stops it sooner, at the same keys: no-mod all the same.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let source = std::fs::read_to_string(fixture("no_mod.py")).expect("the fixture");
+    let both = dir.path().join("both.py");
+    std::fs::write(
+        &both,
+        source.replace("h1 = sum(data) % 64", "h1 = sum(data)"),
+    )
+    .unwrap();
+    let report = json(&grade(&["--json"], &["python3", &both.to_string_lossy()]));
+    assert_eq!(report["mistake"], "no-mod", "{report:#}");
+    for case in report["cases"].as_array().expect("cases") {
+        assert_eq!(case["mistakes"], serde_json::json!(["no-mod"]), "{case:#}");
+    }
+    // Nor one that stops with an index error before it reads a line: each case that
+    // begins with ADD fits no-mod, but the case that begins with BITS shows it is not.
+    let argv = dir.path().join("argv.py");
+    std::fs::write(&argv, "import sys\nFILE = sys.argv[1]\n").unwrap();
+    let report = json(&grade(&["--json"], &["python3", &argv.to_string_lossy()]));
+    for case in report["cases"].as_array().expect("cases") {
+        assert_eq!(case["mistakes"], serde_json::json!([]), "{case:#}");
+    }
+    // A program that stops at the same keys for another reason is not told no-mod.
+    let other = dir.path().join("other.py");
+    let broken = source.replace("h2 = sum(", "h2 = key + sum(");
+    assert_ne!(broken, source);
+    std::fs::write(&other, broken).unwrap();
+    let report = json(&grade(&["--json"], &["python3", &other.to_string_lossy()]));
+    assert_ne!(report["mistake"], "no-mod", "{report:#}");
+    for case in report["cases"].as_array().expect("cases") {
+        assert_eq!(case["mistakes"], serde_json::json!([]), "{case:#}");
+    }
+}
+
+#[test]
+fn a_bits_line_of_another_length_is_told_how_long_it_must_be() {
+    // A program for the 16-bit filter, graded on 100 bits.
+    let out = grade(
+        &["--scheme", "djb2-fnv", "-m", "100"],
+        &["python3", &fixture("djb2_fnv.py")],
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    for line in report.lines().filter(|l| !l.contains(" | ")) {
+        assert!(
+            line.chars().count() <= 80 || unbreakable(line),
+            "a line of {} columns:\n{line}",
+            line.chars().count()
+        );
+    }
+    let text = crate::flat(&report);
+    assert!(
+        text.contains(
+            "your BITS line has 16 characters; this filter has m = 100 bits, so it needs 100"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "your BITS lines have 16 characters; this filter has m = 100 bits, so each needs 100"
+        ),
+        "the summary says it once: {text}"
+    );
 }

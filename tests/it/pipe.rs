@@ -124,6 +124,30 @@ fn grading_a_counting_filter_is_refused_for_what_it_is() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--counting is not graded"), "{stderr}");
     assert!(out.stdout.is_empty());
+    let out = tutor()
+        .args(["grade", "--counter-bits", "3", "--list"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--counter-bits is not graded"), "{stderr}");
+}
+
+#[test]
+fn grade_help_offers_no_flag_it_refuses_and_fits_80_columns() {
+    let out = tutor().args(["grade", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{help}");
+    for flag in ["--counting", "--counter-bits"] {
+        assert!(!help.contains(flag), "grade --help offers {flag}: {help}");
+    }
+    for line in help.lines() {
+        assert!(line.chars().count() <= 80, "wider than 80 columns: {line}");
+    }
+    // The tutor's own help still offers them.
+    let out = tutor().arg("--help").output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--counting"));
 }
 
 #[test]

@@ -1,8 +1,13 @@
-//! The built-in cases of each filter's exercise: the text's worked example, then cases
-//! built to tell each typical mistake from a correct program.
+//! The built-in cases of each filter's exercise: the exercise's worked example (and the
+//! lesson's, where it works through another), then cases built to tell each typical
+//! mistake from a correct program.
 
 use super::Case;
+use crate::engine::bloom::{Answer, Bloom};
 use crate::engine::scheme::{self, FilterSpec, Scheme};
+use crate::invoked;
+use crate::units::and_list;
+use crate::worked;
 
 /// A case from its lines (each gets a newline).
 fn case(name: &str, checks: &str, lines: &[&str]) -> Case {
@@ -14,15 +19,149 @@ fn case(name: &str, checks: &str, lines: &[&str]) -> Case {
     Case::new(name, checks, script)
 }
 
+/// A case from lines built at run time.
+fn case_of(name: &str, checks: &str, lines: &[String]) -> Case {
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    case(name, checks, &lines)
+}
+
 /// Every built-in case of the exercise on a filter of shape `spec`, in the order they run.
 pub fn all(spec: FilterSpec) -> Vec<Case> {
-    let mut cases = match spec.scheme() {
+    let mut cases = vec![exercise_example(spec)];
+    cases.extend(match spec.scheme() {
         Scheme::ByteSum => bytesum(spec),
         Scheme::Djb2Fnv => djb2_fnv(spec),
         Scheme::Murmur3 => murmur3(spec),
-    };
+    });
     cases.extend(shared(spec));
     cases
+}
+
+/// The name of the case that is the exercise's worked example, in every filter.
+pub const EXERCISE_EXAMPLE: &str = "exercise-example";
+
+/// The exercise's worked example, exactly as `bloom-tutor exercise --example` prints it, so
+/// that a learner who ran it by hand sees it pass by name.
+fn exercise_example(spec: FilterSpec) -> Case {
+    let scheme = spec.scheme();
+    let (adds, checks) = worked::example(scheme);
+    let tutor = invoked::tutor();
+    let lesson = match worked::lesson_has_example(scheme) {
+        true => format!(" (and of `{tutor} lesson {}`)", worked::lesson(scheme)),
+        false => String::new(),
+    };
+    let described = format!(
+        "the worked example of `{tutor} exercise{}`{lesson}: {} added, BITS, then {} \
+         checked{}",
+        invoked::scheme_flag(scheme),
+        and_list(adds),
+        and_list(checks),
+        false_positives(spec, adds, checks)
+    );
+    case_of(
+        EXERCISE_EXAMPLE,
+        &described,
+        &worked::example_script(scheme),
+    )
+}
+
+/// Which of `checks` are false positives once `adds` are added to a filter of shape
+/// `spec`, as a note to a case's description: ` (sun is a false positive)`, or nothing.
+fn false_positives(spec: FilterSpec, adds: &[&str], checks: &[&str]) -> String {
+    let mut bloom = Bloom::new(spec);
+    for key in adds {
+        bloom.add(key.as_bytes());
+    }
+    let found: Vec<&str> = checks
+        .iter()
+        .copied()
+        .filter(|k| !adds.contains(k) && bloom.check(k.as_bytes()) == Answer::Maybe)
+        .collect();
+    match found.as_slice() {
+        [] => String::new(),
+        [one] => format!(" ({one} is a false positive)"),
+        many => format!(" ({} are false positives)", and_list(many)),
+    }
+}
+
+/// The first of `candidates` for which `fits` holds, or the first of them when none does
+/// (on a filter so small that every key looks like any other).
+fn first_that<'a>(candidates: &[&'a str], fits: impl Fn(&str) -> bool) -> &'a str {
+    candidates
+        .iter()
+        .copied()
+        .find(|c| fits(c))
+        .unwrap_or(candidates[0])
+}
+
+/// Keys with spaces and tabs at their ends, each checked without them. Each key is chosen so
+/// that the check without the spaces answers NO on this filter: a MAYBE there, by chance,
+/// would read as if the spaces did not count, and a program that strips them would pass.
+fn trailing_space_keys(spec: FilterSpec) -> Case {
+    const WORDS: [&str; 12] = [
+        "fig", "kiwi", "date", "lime", "plum", "pear", "sloe", "yuzu", "lemon", "mango", "olive",
+        "peach",
+    ];
+    const PHRASES: [&str; 12] = [
+        "to be",
+        "as is",
+        "so be it",
+        "go on",
+        "at last",
+        "up to",
+        "in time",
+        "for now",
+        "all in",
+        "of course",
+        "by and by",
+        "on and on",
+    ];
+    let mut bloom = Bloom::new(spec);
+    let mut lines: Vec<String> = Vec::new();
+    let mut chosen: Vec<&str> = Vec::new();
+    // A word with a space (shown by BITS), one with a tab, one with two spaces.
+    for ending in [" ", "\t", "  "] {
+        let word = first_that(&WORDS, |w| {
+            let mut after = bloom.clone();
+            after.add(format!("{w}{ending}").as_bytes());
+            !chosen.contains(&w) && after.check(w.as_bytes()) == Answer::No
+        });
+        chosen.push(word);
+        let key = format!("{word}{ending}");
+        bloom.add(key.as_bytes());
+        lines.push(format!("ADD {key}"));
+        match ending {
+            " " => {
+                lines.push("BITS".into());
+                lines.extend([format!("CHECK {word}"), format!("CHECK {key}")]);
+            }
+            "\t" => lines.extend([format!("CHECK {word}"), format!("CHECK {key}")]),
+            _ => lines.extend([format!("CHECK {word}"), "BITS".into()]),
+        }
+    }
+    // A key of two words and a space: neither the key without the space nor its first word
+    // was added.
+    let phrase = first_that(&PHRASES, |p| {
+        let mut after = bloom.clone();
+        after.add(format!("{p} ").as_bytes());
+        let first = p.split(' ').next().unwrap_or(p);
+        [p, first]
+            .iter()
+            .all(|k| after.check(k.as_bytes()) == Answer::No)
+    });
+    let first = phrase.split(' ').next().unwrap_or(phrase);
+    lines.extend([
+        format!("ADD {phrase} "),
+        format!("CHECK {phrase}"),
+        format!("CHECK {first}"),
+        "BITS".into(),
+    ]);
+    let fig = chosen[0];
+    case_of(
+        "trailing-space-keys",
+        &format!("spaces and tabs at the end of a key belong to it: \"{fig} \" is not \"{fig}\""),
+        &lines,
+    )
 }
 
 /// The cases every filter has.
@@ -161,26 +300,7 @@ fn shared(spec: FilterSpec) -> Vec<Case> {
                 &check_mixed_trimmed,
             ],
         ),
-        case(
-            "trailing-space-keys",
-            "spaces and tabs at the end of a key belong to it: \"fig \" is not \"fig\"",
-            &[
-                "ADD fig ",
-                "BITS",
-                "CHECK fig",
-                "CHECK fig ",
-                "ADD kiwi\t",
-                "CHECK kiwi",
-                "CHECK kiwi\t",
-                "ADD date  ",
-                "CHECK date",
-                "BITS",
-                "ADD to be ",
-                "CHECK to be",
-                "CHECK to",
-                "BITS",
-            ],
-        ),
+        trailing_space_keys(spec),
         case(
             "repeated-adds",
             "adding a key again changes nothing",
@@ -229,18 +349,6 @@ const ANAGRAMS: [&str; 7] = [
 fn bytesum(_spec: FilterSpec) -> Vec<Case> {
     vec![
         case(
-            "lesson-trace",
-            "the worked example: fig, lime, date, BITS, plum and sun",
-            &[
-                "ADD fig",
-                "ADD lime",
-                "ADD date",
-                "BITS",
-                "CHECK plum",
-                "CHECK sun",
-            ],
-        ),
-        case(
             "every-bit-needed",
             "CHECK answers MAYBE only when all of the key's bits are set",
             &[
@@ -255,7 +363,8 @@ fn bytesum(_spec: FilterSpec) -> Vec<Case> {
         ),
         case(
             "anagrams",
-            "keys with the same letters in another order: only h2 tells them apart",
+            "keys with the same letters in another order: their h1 is the same, so only h2 can \
+             tell them apart",
             &ANAGRAMS,
         ),
         case(
@@ -309,20 +418,6 @@ fn djb2_fnv(spec: FilterSpec) -> Vec<Case> {
     let steps: Vec<&str> = steps.iter().map(String::as_str).collect();
     vec![
         case(
-            "intro-trace",
-            "the worked example: cat, dog and bird, BITS, then sheep (a false \
-             positive), cow and cat",
-            &[
-                "ADD cat",
-                "ADD dog",
-                "ADD bird",
-                "BITS",
-                "CHECK sheep",
-                "CHECK cow",
-                "CHECK cat",
-            ],
-        ),
-        case(
             "short-keys",
             "keys of one and two bytes, where djb2 and FNV-1a stay below 2^32",
             &[
@@ -344,8 +439,14 @@ fn djb2_fnv(spec: FilterSpec) -> Vec<Case> {
         ),
         case(
             "steps",
-            "keys whose step is the largest, m - 1, whose positions wrap past the end, and \
-             whose b is a multiple of m",
+            &format!(
+                "keys whose step is the largest ({}), whose positions wrap round past bit {}, \
+                 and whose b is a multiple of {m}: there a step of b mod {m} would be 0, not \
+                 b mod {} + 1, and put all {k} positions on one bit",
+                m - 1,
+                m - 1,
+                m - 1
+            ),
             &steps,
         ),
         case(
@@ -367,14 +468,15 @@ fn djb2_fnv(spec: FilterSpec) -> Vec<Case> {
 
 /// The 100-bit murmur3 filter: murmur3 with seeds 0 to k - 1.
 fn murmur3(spec: FilterSpec) -> Vec<Case> {
-    let (added, others) = (crate::worked::MURMUR3_ADDED, crate::worked::MURMUR3_OTHERS);
-    let trace: Vec<String> = added
-        .iter()
-        .map(|k| format!("ADD {k}"))
-        .chain(["BITS".to_string()])
-        .chain(others.iter().map(|k| format!("CHECK {k}")))
-        .collect();
-    let trace: Vec<&str> = trace.iter().map(String::as_str).collect();
+    let (added, others) = (worked::MURMUR3_ADDED, worked::MURMUR3_OTHERS);
+    let lesson = format!(
+        "the example of `{} lesson {}`: {} animals added, BITS, then {} others checked{}",
+        invoked::tutor(),
+        worked::lesson(Scheme::Murmur3),
+        added.len(),
+        others.len(),
+        false_positives(spec, &added, &others)
+    );
     // Keys whose hash with seed 0 is negative as a signed 32-bit int.
     let negative: Vec<String> = (0..)
         .map(|i| format!("neg{i}"))
@@ -393,17 +495,13 @@ fn murmur3(spec: FilterSpec) -> Vec<Case> {
     ];
     let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
     vec![
-        case(
-            "article-trace",
-            "the worked example: 19 animals added, BITS, then 20 others checked \
-             (sheep, shark, fish and elephant are false positives)",
-            &trace,
-        ),
+        case_of("lesson-example", &lesson, &worked::script(&added, &others)),
         case(
             "negative-hashes",
             &format!(
                 "keys whose murmur3 is negative as a signed 32-bit int: floor modulo {m} \
-                 keeps the position in 0..{m}"
+                 keeps each position from 0 to {}",
+                m - 1
             ),
             &lines,
         ),
@@ -429,4 +527,143 @@ fn murmur3(spec: FilterSpec) -> Vec<Case> {
             &ANAGRAMS,
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::command::Command;
+
+    /// The shapes the grader is tested on: each filter's own, and a teacher's variant of
+    /// each.
+    fn specs() -> Vec<FilterSpec> {
+        let spec = |s, m, k| FilterSpec::new(s, m, k).expect("a valid spec");
+        vec![
+            spec(Scheme::ByteSum, None, None),
+            spec(Scheme::Djb2Fnv, None, None),
+            spec(Scheme::Murmur3, None, None),
+            spec(Scheme::ByteSum, Some(100), None),
+            spec(Scheme::Djb2Fnv, Some(100), Some(4)),
+            spec(Scheme::Murmur3, Some(64), Some(3)),
+        ]
+    }
+
+    /// Whether `checked` is `added` with different spaces: the same once the spaces and
+    /// tabs at its ends are gone, one of its words, or the same words run together.
+    fn spaced_differently(added: &str, checked: &str) -> bool {
+        let joined = |s: &str| s.split_whitespace().collect::<String>();
+        added != checked
+            && (added.trim() == checked.trim()
+                || added.split_whitespace().any(|w| w == checked)
+                || joined(added) == joined(checked))
+    }
+
+    #[test]
+    fn a_key_spaced_differently_from_one_added_answers_no() {
+        // The cases about spaces in keys make their point with a NO: a MAYBE by chance
+        // reads as if the spaces did not count.
+        for spec in specs() {
+            for case in all(spec) {
+                let mut bloom = Bloom::new(spec);
+                let mut added: Vec<String> = Vec::new();
+                for line in case.script.split(|&b| b == b'\n') {
+                    if let Ok(Some(Command::Add(key))) = Command::parse(line) {
+                        bloom.add(key);
+                        added.push(String::from_utf8_lossy(key).into_owned());
+                    } else if let Ok(Some(Command::Check(key))) = Command::parse(line) {
+                        let key = String::from_utf8_lossy(key).into_owned();
+                        let like = added.iter().find(|a| spaced_differently(a, &key));
+                        if let Some(like) = like.filter(|_| !added.contains(&key)) {
+                            assert_eq!(
+                                bloom.check(key.as_bytes()),
+                                Answer::No,
+                                "{spec}, case {}: CHECK {key:?} after ADD {like:?}",
+                                case.name
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn trailing_space_keys_make_their_point_with_a_no() {
+        for spec in specs() {
+            let case = trailing_space_keys(spec);
+            let answers = crate::grade::expected_answers(spec, &case.script);
+            let answers = String::from_utf8(answers).expect("ASCII");
+            // The CHECKs without the spaces answer NO; those of the keys as added, MAYBE.
+            let words: Vec<&str> = answers
+                .lines()
+                .filter(|l| !l.starts_with(['0', '1']))
+                .collect();
+            assert_eq!(
+                words,
+                ["NO", "MAYBE", "NO", "MAYBE", "NO", "NO", "NO"],
+                "{spec}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_exercise_example_is_the_exercises_own() {
+        for scheme in Scheme::ALL {
+            let spec = FilterSpec::new(scheme, None, None).expect("a valid spec");
+            let case = &all(spec)[0];
+            assert_eq!(case.name, EXERCISE_EXAMPLE);
+            let want = worked::example_script(scheme).join("\n") + "\n";
+            assert_eq!(String::from_utf8_lossy(&case.script), want, "{scheme}");
+        }
+    }
+
+    #[test]
+    fn no_case_names_a_text_the_learner_never_saw() {
+        for spec in specs() {
+            for case in all(spec) {
+                let text = format!("{} {}", case.name, case.checks).to_lowercase();
+                for word in ["intro", "article", "seed text", "the text"] {
+                    assert!(
+                        !text.contains(word),
+                        "{spec}, {}: {}",
+                        case.name,
+                        case.checks
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn descriptions_use_the_exercises_words_and_say_why() {
+        let described = |scheme, m, name: &str| {
+            let spec = FilterSpec::new(scheme, m, None).expect("a valid spec");
+            let case = all(spec).into_iter().find(|c| c.name == name);
+            case.expect("the case").checks
+        };
+        // The exercise: "the result is from 0 to 99 even for a negative hash".
+        let negative = described(Scheme::Murmur3, None, "negative-hashes");
+        assert!(negative.contains("from 0 to 99"), "{negative}");
+        // What a b that is a multiple of m catches, and the rule it breaks, for any m.
+        let steps = described(Scheme::Djb2Fnv, None, "steps");
+        assert!(
+            steps.contains("b mod 16 would be 0, not b mod 15 + 1"),
+            "{steps}"
+        );
+        let steps = described(Scheme::Djb2Fnv, Some(100), "steps");
+        assert!(
+            steps.contains("b mod 100 would be 0, not b mod 99 + 1"),
+            "{steps}"
+        );
+    }
+
+    #[test]
+    fn false_positives_are_named_from_the_filter() {
+        let spec = FilterSpec::lesson();
+        assert_eq!(
+            false_positives(spec, &["fig", "lime", "date"], &["plum", "sun"]),
+            " (sun is a false positive)"
+        );
+        assert_eq!(false_positives(spec, &["fig"], &["fig", "plum"]), "");
+    }
 }

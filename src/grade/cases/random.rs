@@ -195,7 +195,7 @@ mod tests {
             "random-1",
             "random-x-1",
             "random-1-",
-            "lesson-trace",
+            "exercise-example",
         ] {
             assert_eq!(parse_name(name), None, "{name}");
         }

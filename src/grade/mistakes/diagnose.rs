@@ -125,7 +125,8 @@ fn fits_with(spec: FilterSpec, s: &Seen<'_>, m: Mistake) -> bool {
 }
 
 /// The mistakes that explain `got` where `expected` was right, for `script` on a filter of
-/// shape `spec`. Empty when nothing does (or when `got` is right).
+/// shape `spec`, from a program that did not stop at an index error. Empty when nothing
+/// does (or when `got` is right).
 pub fn diagnose(spec: FilterSpec, script: &[u8], expected: &[u8], got: &[u8]) -> Diagnosis {
     if got == expected {
         return Diagnosis::default();
@@ -139,7 +140,63 @@ pub fn diagnose(spec: FilterSpec, script: &[u8], expected: &[u8], got: &[u8]) ->
             alternatives: Vec::new(),
         };
     }
+    fitting(spec, script, expected, got, &normal, slips)
+}
+
+/// [`diagnose`] for a program that stopped with an index error (its stderr says so): what
+/// it wrote is all it wrote before it stopped. A position past the last bit (no-mod)
+/// explains it when what it wrote is right (or right but for one other mistake) up to a
+/// command where a hash not taken mod m is past the last bit: a program that forgot the
+/// mod stops at such a command, the first one or a later one, as the order in which it
+/// reaches its positions decides.
+pub fn diagnose_index_error(
+    spec: FilterSpec,
+    script: &[u8],
+    expected: &[u8],
+    got: &[u8],
+) -> Diagnosis {
+    let (normal, slips) = undo_slips(spec.bits(), expected, got);
     let modelled = Mistake::modelled(spec);
+    if modelled.contains(&Mistake::NoMod) {
+        let written = normal.iter().filter(|&&b| b == b'\n').count();
+        let others = modelled.iter().filter(|&&m| m != Mistake::NoMod);
+        let sets = std::iter::once(vec![]).chain(others.map(|&m| vec![m]));
+        for set in sets {
+            let answers = answers_with(spec, script, &set);
+            if starts_with_lines(&answers, &normal)
+                && super::model::stops_without_mod(spec, script, &set).contains(&written)
+            {
+                let set = [vec![Mistake::NoMod], set].concat();
+                let mistakes = order(spec, script, expected, got, &normal, slips, set);
+                return Diagnosis {
+                    mistakes,
+                    complete: true,
+                    alternatives: Vec::new(),
+                };
+            }
+        }
+    }
+    diagnose(spec, script, expected, got)
+}
+
+/// Whether `whole` begins with the lines of `part`, each whole.
+fn starts_with_lines(whole: &[u8], part: &[u8]) -> bool {
+    whole.starts_with(part) && (part.is_empty() || part.ends_with(b"\n"))
+}
+
+/// The modelled mistakes, alone or in pairs, that give `normal` (the program's answers with
+/// its slips undone); no-mod needs a program that stopped at an index error, and is left to
+/// [`diagnose_index_error`].
+fn fitting(
+    spec: FilterSpec,
+    script: &[u8],
+    expected: &[u8],
+    got: &[u8],
+    normal: &[u8],
+    slips: Vec<Mistake>,
+) -> Diagnosis {
+    let mut modelled = Mistake::modelled(spec);
+    modelled.retain(|&m| m != Mistake::NoMod);
     let singles = modelled.iter().map(|&m| vec![m]);
     let pairs = modelled
         .iter()
@@ -158,7 +215,7 @@ pub fn diagnose(spec: FilterSpec, script: &[u8], expected: &[u8], got: &[u8]) ->
     );
     let mut sets = found
         .into_iter()
-        .map(|set| order(spec, script, expected, got, &normal, slips.clone(), set));
+        .map(|set| order(spec, script, expected, got, normal, slips.clone(), set));
     match sets.next() {
         Some(mistakes) => Diagnosis {
             mistakes,
@@ -452,6 +509,44 @@ mod tests {
             found.mistakes,
             [Mistake::PromptPrinted, Mistake::SeedsFromOne]
         );
+    }
+
+    #[test]
+    fn a_program_stopped_by_an_index_error_past_the_last_bit_is_told_no_mod() {
+        let spec = FilterSpec::lesson();
+        let script = b"BITS\nCHECK fig\nADD fig\nCHECK fig\nBITS\n";
+        let expected = answers_with(spec, script, &[]);
+        let zeros = format!("{}\n", "0".repeat(64));
+        // h2 alone not taken mod 64: CHECK fig reads h1 (0) and answers NO; ADD fig stops.
+        let h2_only = format!("{zeros}NO\n");
+        assert_eq!(
+            answers_with(spec, script, &[Mistake::NoMod]),
+            h2_only.as_bytes()
+        );
+        // h1 not taken mod 64 either: CHECK fig stops at h1, 310.
+        for got in [h2_only.as_str(), zeros.as_str()] {
+            let found = diagnose_index_error(spec, script, &expected, got.as_bytes());
+            assert_eq!(found.mistakes, [Mistake::NoMod], "{got:?}");
+            assert!(found.complete);
+            // Without an index error, the same output is no-mod's by no evidence.
+            let found = diagnose(spec, script, &expected, got.as_bytes());
+            assert!(
+                !found.mistakes.contains(&Mistake::NoMod),
+                "{got:?}: {found:?}"
+            );
+        }
+        // Stopped where no hash is 64 or more (`#` is byte 35): not no-mod.
+        let script = b"BITS\nADD #\nBITS\n";
+        let expected = answers_with(spec, script, &[]);
+        let found = diagnose_index_error(spec, script, &expected, zeros.as_bytes());
+        assert!(found.mistakes.is_empty(), "{found:?}");
+        // A wrong answer before it stopped is another mistake's, named first.
+        let script = b"ADD fig\nADD stop\nCHECK pots\nADD lime\n";
+        let expected = answers_with(spec, script, &[]);
+        let wrong = answers_with(spec, script, &[Mistake::H2FromZero]);
+        assert_ne!(wrong, expected);
+        let found = diagnose_index_error(spec, script, &expected, &wrong);
+        assert_eq!(found.mistakes, [Mistake::H2FromZero, Mistake::NoMod]);
     }
 
     #[test]

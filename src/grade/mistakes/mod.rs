@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use crate::engine::scheme::{self, FilterSpec, Scheme};
 
-pub use diagnose::{Diagnosis, Seen, contradicted, diagnose};
-pub use model::answers_with;
+pub use diagnose::{Diagnosis, Seen, contradicted, diagnose, diagnose_index_error};
+pub use model::{answers_with, stops_without_mod};
 
 /// A mistake a learner's program can make, with a stable id for course tooling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -28,6 +28,7 @@ pub enum Mistake {
     CharsNotBytes,
     // bytesum.
     H2FromZero,
+    NoMod,
     // djb2-fnv.
     StepModM,
     NoWrap32,
@@ -56,7 +57,7 @@ impl From<Mistake> for &'static str {
 
 impl Mistake {
     /// Every mistake, in the order reports list them when nothing else decides.
-    pub const ALL: [Mistake; 24] = [
+    pub const ALL: [Mistake; 25] = [
         Mistake::AnyBit,
         Mistake::SplitEverySpace,
         Mistake::WhitespaceStripped,
@@ -66,6 +67,7 @@ impl Mistake {
         Mistake::NoBitsSet,
         Mistake::CharsNotBytes,
         Mistake::H2FromZero,
+        Mistake::NoMod,
         Mistake::StepModM,
         Mistake::NoWrap32,
         Mistake::Djb2FromZero,
@@ -94,7 +96,9 @@ impl Mistake {
             Mistake::BitsReversed,
         ];
         match spec.scheme() {
-            Scheme::ByteSum => list.extend([Mistake::CharsNotBytes, Mistake::H2FromZero]),
+            Scheme::ByteSum => {
+                list.extend([Mistake::CharsNotBytes, Mistake::H2FromZero, Mistake::NoMod])
+            }
             Scheme::Djb2Fnv => list.extend([
                 Mistake::CharsNotBytes,
                 Mistake::StepModM,
@@ -138,6 +142,7 @@ impl Mistake {
             | Mistake::NoBitsSet
             | Mistake::CharsNotBytes
             | Mistake::H2FromZero
+            | Mistake::NoMod
             | Mistake::StepModM
             | Mistake::NoWrap32
             | Mistake::Djb2FromZero
@@ -164,6 +169,7 @@ impl Mistake {
             Mistake::NoBitsSet => "no-bits-set",
             Mistake::CharsNotBytes => "chars-not-bytes",
             Mistake::H2FromZero => "h2-from-zero",
+            Mistake::NoMod => "no-mod",
             Mistake::StepModM => "step-mod-m",
             Mistake::NoWrap32 => "no-32-bit-wrap",
             Mistake::Djb2FromZero => "djb2-from-zero",
@@ -230,6 +236,18 @@ impl Mistake {
                 format!(
                     "your h2 seems to weight the first byte by 0. The weights start at 1: \
                      for fig, h2 = 102*1 + 105*2 + 103*3 = {h2}, and {h2} mod {m} = {}",
+                    h2 % u128::from(m)
+                )
+            }
+            Mistake::NoMod => {
+                let (_, h2) = scheme::byte_sums(b"fig");
+                format!(
+                    "your program seems to stop at the first position of {m} or more, as if \
+                     h2 were not taken mod {m}: such a position is past the last bit, and \
+                     reading or setting it fails (in Python, with an IndexError). Take h1 and \
+                     h2 mod {m}, so that every position is from 0 to {}: for fig, h2 = {h2}, \
+                     and {h2} mod {m} = {}",
+                    m - 1,
                     h2 % u128::from(m)
                 )
             }

@@ -13,6 +13,10 @@ use crate::script::command::Command;
 
 /// The answers a program with `mistakes` gives to `script` on a filter of shape `spec`:
 /// the computing mistakes change what it answers; formatting mistakes are ignored here.
+///
+/// With no-mod (h2 not taken mod m) the program stops at the first position past the last
+/// bit that it reads or sets, as Python's IndexError or Rust's panic stops it: the answers
+/// are those it wrote before.
 pub fn answers_with(spec: FilterSpec, script: &[u8], mistakes: &[Mistake]) -> Vec<u8> {
     let learner = Learner { spec, mistakes };
     let m = usize::try_from(spec.bits()).unwrap_or(usize::MAX);
@@ -21,18 +25,8 @@ pub fn answers_with(spec: FilterSpec, script: &[u8], mistakes: &[Mistake]) -> Ve
     let mut below = HashSet::new();
     let mut out = Vec::new();
     let mut positions = Vec::new();
-    let stripped_lines;
-    let lines: Vec<&[u8]> = if learner.has(Mistake::WhitespaceStripped) {
-        stripped_lines = script
-            .split(|&b| b == b'\n')
-            .map(python_strip)
-            .collect::<Vec<_>>();
-        stripped_lines.iter().map(Vec::as_slice).collect()
-    } else {
-        script.split(|&b| b == b'\n').collect()
-    };
-    for line in lines {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
+    for line in learner.lines(script) {
+        let line = line.strip_suffix(b"\r").unwrap_or(&line);
         let Ok(Some(command)) = Command::parse(line) else {
             continue;
         };
@@ -43,7 +37,10 @@ pub fn answers_with(spec: FilterSpec, script: &[u8], mistakes: &[Mistake]) -> Ve
                 learner.positions(learner.key(key), &mut positions);
                 for &p in &positions {
                     match usize::try_from(p) {
-                        Ok(i) => bits[i] = true,
+                        Ok(i) if i < m => bits[i] = true,
+                        // Past the last bit (no-mod): the program stops here, as Python's
+                        // IndexError or Rust's panic stops it, with what it wrote so far.
+                        Ok(_) => return out,
                         Err(_) => {
                             below.insert(p);
                         }
@@ -52,15 +49,22 @@ pub fn answers_with(spec: FilterSpec, script: &[u8], mistakes: &[Mistake]) -> Ve
             }
             Command::Check(key) => {
                 learner.positions(learner.key(key), &mut positions);
-                let set = |p: &i64| match usize::try_from(*p) {
-                    Ok(i) => bits[i],
-                    Err(_) => below.contains(p),
-                };
-                let maybe = if learner.has(Mistake::AnyBit) {
-                    positions.iter().any(set)
-                } else {
-                    positions.iter().all(set)
-                };
+                // Bit by bit, stopping at the first that decides, as `all` and `any` (and
+                // the starters) do: a position past the last bit stops the program only
+                // when it is read.
+                let any = learner.has(Mistake::AnyBit);
+                let mut maybe = !any;
+                for p in &positions {
+                    let set = match usize::try_from(*p) {
+                        Ok(i) if i < m => bits[i],
+                        Ok(_) => return out,
+                        Err(_) => below.contains(p),
+                    };
+                    if set == any {
+                        maybe = any;
+                        break;
+                    }
+                }
                 let maybe = maybe != learner.has(Mistake::AnswersSwapped);
                 out.extend_from_slice(if maybe { b"MAYBE\n" } else { b"NO\n" });
             }
@@ -92,6 +96,44 @@ pub fn answers_with(spec: FilterSpec, script: &[u8], mistakes: &[Mistake]) -> Ve
     out
 }
 
+/// Where a program with `mistakes` that takes no position mod m may stop on `script`: for
+/// each command whose key has a position past the last bit when the hashes are not taken
+/// mod m, the number of answers written before it. Such a program stops at one of them,
+/// which one depending on the order it reaches its positions in.
+pub fn stops_without_mod(spec: FilterSpec, script: &[u8], mistakes: &[Mistake]) -> Vec<usize> {
+    let learner = Learner { spec, mistakes };
+    let mut stops = Vec::new();
+    let mut answers = 0;
+    for line in learner.lines(script) {
+        let line = line.strip_suffix(b"\r").unwrap_or(&line);
+        let Ok(Some(command)) = Command::parse(line) else {
+            continue;
+        };
+        match command {
+            Command::Add(key) | Command::Check(key) => {
+                if learner.past_the_end_without_mod(learner.key(key)) {
+                    stops.push(answers);
+                }
+                answers += usize::from(matches!(command, Command::Check(_)));
+            }
+            Command::Bits => answers += 1,
+            Command::Quit => break,
+            // The exercise's programs know only ADD, CHECK and BITS.
+            Command::Clear
+            | Command::Remove(_)
+            | Command::Counts
+            | Command::Explain(_)
+            | Command::Stats
+            | Command::Save(_)
+            | Command::Load(_)
+            | Command::Union(_)
+            | Command::Intersect(_)
+            | Command::Help(_) => {}
+        }
+    }
+    stops
+}
+
 /// `line` as Python's `str.strip()` leaves it: whitespace removed from both ends (the
 /// Unicode spaces, and the separators 0x1c to 0x1f, which Python counts as whitespace).
 fn python_strip(line: &[u8]) -> Vec<u8> {
@@ -116,6 +158,18 @@ struct Learner<'a> {
 impl Learner<'_> {
     fn has(&self, m: Mistake) -> bool {
         self.mistakes.contains(&m)
+    }
+
+    /// The script's lines as the program reads them: with whitespace-stripped, as Python's
+    /// `line.strip()` leaves them.
+    fn lines<'s>(&self, script: &'s [u8]) -> Vec<std::borrow::Cow<'s, [u8]>> {
+        use std::borrow::Cow;
+        let lines = script.split(|&b| b == b'\n');
+        if self.has(Mistake::WhitespaceStripped) {
+            lines.map(|l| Cow::Owned(python_strip(l))).collect()
+        } else {
+            lines.map(Cow::Borrowed).collect()
+        }
     }
 
     /// The key the program takes from what follows the command word: with
@@ -146,6 +200,20 @@ impl Learner<'_> {
         }
     }
 
+    /// Whether one of the key's hashes, not taken mod m, is m or more. Only the byte-sum
+    /// filter's no-mod is modelled: the other filters' hashes are far past any m.
+    fn past_the_end_without_mod(&self, key: &[u8]) -> bool {
+        match self.spec.scheme() {
+            Scheme::ByteSum => {
+                let units = self.units(key);
+                let h1: u128 = units.iter().map(|&u| u128::from(u)).sum();
+                let h2: u128 = units.iter().zip(1..).map(|(&u, w)| u128::from(u) * w).sum();
+                h1.max(h2) >= u128::from(self.spec.bits())
+            }
+            Scheme::Djb2Fnv | Scheme::Murmur3 => false,
+        }
+    }
+
     /// The units the hashes take: bytes, or with chars-not-bytes the code points.
     fn units(&self, key: &[u8]) -> Vec<u32> {
         if self.has(Mistake::CharsNotBytes) {
@@ -158,7 +226,7 @@ impl Learner<'_> {
         }
     }
 
-    /// The key's positions, which may be negative (truncating-mod) but are below m.
+    /// The key's positions, which may be negative (truncating-mod), or m and more (no-mod).
     fn positions(&self, key: &[u8], out: &mut Vec<i64>) {
         out.clear();
         let m = self.spec.bits();
@@ -173,7 +241,13 @@ impl Learner<'_> {
                     .zip(first..)
                     .map(|(&u, w)| u128::from(u) * w)
                     .sum();
-                out.extend([h1, h2].map(|h| (h % u128::from(m)) as i64));
+                let h2 = if self.has(Mistake::NoMod) {
+                    // Past every bit when it is m or more: a position the array lacks.
+                    h2.min(i64::MAX as u128)
+                } else {
+                    h2 % u128::from(m)
+                };
+                out.extend([(h1 % u128::from(m)) as i64, h2 as i64]);
             }
             Scheme::Djb2Fnv => {
                 let units = self.units(key);

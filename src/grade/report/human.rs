@@ -90,7 +90,7 @@ impl CaseWriter {
             prose(out, 7, &escape::escape(reason.as_bytes()))?;
         }
         if !v.hidden {
-            write_difference(out, v)?;
+            write_difference(out, spec, v)?;
         }
         for m in v.mistakes() {
             let hint = format!("likely mistake [{}]: {}", m.id(), m.hint(spec));
@@ -211,7 +211,7 @@ pub fn command_for_output_line(script: &[u8], index: usize) -> Option<usize> {
 }
 
 /// Where the answers first differ, and the script around the command that gave it.
-fn write_difference(out: &mut impl Write, v: &Verdict) -> io::Result<()> {
+fn write_difference(out: &mut impl Write, spec: FilterSpec, v: &Verdict) -> io::Result<()> {
     let Some(d) = first_difference(&v.expected, &v.got) else {
         return Ok(());
     };
@@ -248,6 +248,15 @@ fn write_difference(out: &mut impl Write, v: &Verdict) -> io::Result<()> {
         writeln!(out, "         got:\n           {got}")?;
     }
     if let (Some(want), Some(have)) = (d.expected, d.got)
+        && let Some(got) = bits_line_length(want, have)
+    {
+        prose(
+            out,
+            9,
+            &bits_length_words(spec, got, "line has", "it needs"),
+        )?;
+    }
+    if let (Some(want), Some(have)) = (d.expected, d.got)
         && let Some(bits) = bit_differences(want, have)
     {
         // Each half on a line of its own when both do not fit on one.
@@ -271,6 +280,25 @@ fn write_difference(out: &mut impl Write, v: &Verdict) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// How many characters the program's BITS line `got` has, when it is a line of 0s and 1s
+/// whose length differs from the right one, `want`.
+fn bits_line_length(want: &[u8], got: &[u8]) -> Option<usize> {
+    let line = |l: &[u8]| l.strip_suffix(b"\n").unwrap_or(l).to_vec();
+    let (want, got) = (line(want), line(got));
+    let bits = |l: &[u8]| !l.is_empty() && l.iter().all(|&b| b == b'0' || b == b'1');
+    (bits(&want) && bits(&got) && want.len() != got.len()).then_some(got.len())
+}
+
+/// A BITS line of the wrong length, in words: `your BITS line has 16 characters; this
+/// filter has m = 100 bits, so it needs 100`.
+fn bits_length_words(spec: FilterSpec, got: usize, has: &str, needs: &str) -> String {
+    let m = spec.bits();
+    format!(
+        "your BITS {has} {}; this filter has m = {m} bits, so {needs} {m}",
+        count(got, "character", "characters")
+    )
 }
 
 /// Which bits differ, in words: `expected 1, got 0 at bits 12 and 40`.
@@ -339,7 +367,9 @@ pub fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
         "\n{passed} of {} passed, {failed} failed",
         count(report.verdicts.len(), "case", "cases")
     )?;
-    if failed > 0 && failed == report.verdicts.len() && write_never_ran(out, report)? {
+    // A program that stopped before its first answer may still have been told why (no-mod).
+    let named = report.verdicts.iter().any(|v| !v.mistakes().is_empty());
+    if failed > 0 && failed == report.verdicts.len() && !named && write_never_ran(out, report)? {
         return write_score(out, report);
     }
     let tallies = report.tallies();
@@ -347,6 +377,30 @@ pub fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
     // program's mistake: say so rather than send the learner to fix code that is right.
     let explained = tallies.first().map_or(0, |t| t.alone + t.together);
     let weak = failed > 0 && explained * 2 < failed;
+    let lengths: Vec<usize> = report
+        .verdicts
+        .iter()
+        .filter_map(|v| {
+            let d = first_difference(&v.expected, &v.got)?;
+            bits_line_length(d.expected?, d.got?)
+        })
+        .collect();
+    // One length everywhere: a program written for a filter of another size. (Lengths that
+    // vary are shown case by case.)
+    match lengths.as_slice() {
+        [] => {}
+        [got] => prose(
+            out,
+            0,
+            &bits_length_words(report.spec, *got, "line has", "it needs"),
+        )?,
+        [got, rest @ ..] if rest.iter().all(|n| n == got) => prose(
+            out,
+            0,
+            &bits_length_words(report.spec, *got, "lines have", "each needs"),
+        )?,
+        _ => {}
+    }
     if weak {
         let advice = format!(
             "no mistake the grader knows explains {}: compare \
@@ -472,7 +526,7 @@ mod tests {
     fn the_report_shows_the_programs_bytes_escaped() {
         use crate::grade::runner::{End, Run};
         let spec = FilterSpec::lesson();
-        let case = crate::grade::cases::find(spec, "lesson-trace").expect("a built-in case");
+        let case = crate::grade::cases::find(spec, "exercise-example").expect("a built-in case");
         let run = Run {
             stdout: b"\x1b[2J\rMAYBE\n".to_vec(),
             stderr_tail: b"\x1b]0;owned\x07\n\r15 of 15 case(s) passed\n".to_vec(),
