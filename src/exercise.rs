@@ -287,7 +287,8 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
     }
     say(
         "Why, as the tutor explains it with --explain: each line that starts with # is \
-         commentary on the command, just before its answer, if it has one."
+         commentary on the command, just before its answer, if it has one. (Here its lines \
+         are wrapped 4 columns narrower than the tutor's own 80, to fit.)"
             .into(),
     );
     for line in narrower(explained, PIPED_WIDTH - CODE_INDENT) {
@@ -322,15 +323,16 @@ pub(crate) fn statement(scheme: Scheme, tutor: &str) -> Vec<String> {
          too; the answers must be the same. A C or Rust program runs as `{}`:",
         run_command(Language::C, scheme)
     ));
+    // Each filter's example has its own file, as each solution has: saving one never
+    // writes over another.
+    let example = format!("{}_example.txt", stem(scheme));
+    say(format!("    {tutor} exercise{flag} --example > {example}"));
     say(format!(
-        "    {tutor} exercise{flag} --example > example.txt"
-    ));
-    say(format!(
-        "    {} < example.txt",
+        "    {} < {example}",
         run_command(Language::Python, scheme)
     ));
-    say(format!("    {tutor}{flag} < example.txt"));
-    say(format!("    {tutor}{flag} --explain < example.txt"));
+    say(format!("    {tutor}{flag} < {example}"));
+    say(format!("    {tutor}{flag} --explain < {example}"));
     say(String::new());
     say(format!(
         "Then grade it. The grader's first case, {}, is the example above. The first command \

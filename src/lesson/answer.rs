@@ -139,9 +139,15 @@ impl Expect {
                 let x = parse_number(typed)?;
                 let near = (value.abs() * 0.1).max(*tolerance * 4.0).max(0.5);
                 ((x - value).abs() <= near).then(|| {
-                    "Close, but not quite. Work with the numbers as given and round only at \
-                     the end."
-                        .to_string()
+                    if *tolerance == 0.0 && value.fract() == 0.0 {
+                        // A whole number with nothing to round: a slip in the arithmetic.
+                        "Close, but not quite: check each step of the arithmetic, or type hint."
+                            .to_string()
+                    } else {
+                        "Close, but not quite. Work with the numbers as given and round only \
+                         at the end."
+                            .to_string()
+                    }
                 })
             }
             Expect::RoundedUp { value, lowest } => {
@@ -285,6 +291,22 @@ mod tests {
         assert!(thousand.accepts("9584") && thousand.accepts("9585") && thousand.accepts("9586"));
         assert!(thousand.exact_note("9584").unwrap().contains("9586"));
         assert_eq!(thousand.exact_note("9586"), None);
+    }
+
+    #[test]
+    fn a_near_miss_on_a_whole_number_is_about_arithmetic_not_rounding() {
+        let h2 = Expect::number(45.0);
+        let said = h2.feedback("44").unwrap();
+        assert!(
+            said.contains("check each step") && !said.contains("round"),
+            "{said}"
+        );
+        let rate = Expect::about(7.8, 0.11);
+        assert!(
+            rate.feedback("7.4")
+                .unwrap()
+                .contains("round only at the end")
+        );
     }
 
     #[test]

@@ -265,7 +265,13 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
             }
         }
         let outcome = match &step.question {
-            Some(q) => ask(q, &session, &mut input, out)?,
+            Some(q) => {
+                let (outcome, missed) = ask(q, &session, &mut input, out)?;
+                if missed {
+                    progress.miss(q.id);
+                }
+                outcome
+            }
             None => Outcome::Answered {
                 first_try: true,
                 typed: String::new(),
@@ -274,9 +280,10 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
         match outcome {
             Outcome::Answered { first_try, typed } => {
                 if let Some(q) = &step.question {
-                    // A question answered before (the learner went back) is not a first try
-                    // now, whatever its first answer was: the summary keeps that one.
-                    let again = progress.answered.iter().any(|a| a == q.id);
+                    // A question answered before (the learner went back), or answered wrong
+                    // before the learner went back or left, is not a first try now.
+                    let again = progress.answered.iter().any(|a| a == q.id)
+                        || progress.missed.iter().any(|m| m == q.id);
                     progress.record(q.id, first_try);
                     let right = if first_try && !again {
                         "Right!"
@@ -590,13 +597,14 @@ fn finish(
     Ok(())
 }
 
-/// Asks `q` until it is answered, skipped, or the learner leaves.
+/// Asks `q` until it is answered, skipped, or the learner leaves; with the outcome, whether
+/// the learner gave a wrong answer or took a hint first (`Answered` says that itself).
 fn ask(
     q: &Question,
     state: &TracedSession,
     input: &mut Input,
     out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<(Outcome, bool)> {
     writeln!(out, "\n? {}", q.ask)?;
     let (mut wrong, mut hints_shown) = (0usize, 0usize);
     // Experiments run on a copy, so the lesson's own filter stays as the steps expect.
@@ -606,7 +614,7 @@ fn ask(
             out.flush()?;
         }
         let Some(line) = input.read(out)? else {
-            return Ok(Outcome::EndOfInput);
+            return Ok((Outcome::EndOfInput, wrong + hints_shown > 0));
         };
         let typed = line.trim();
         match typed.to_ascii_lowercase().as_str() {
@@ -619,9 +627,9 @@ fn ask(
                 hints_shown += 1;
                 continue;
             }
-            "skip" => return Ok(Outcome::Skipped),
-            "back" => return Ok(Outcome::Back),
-            "quit" | "exit" => return Ok(Outcome::Quit),
+            "skip" => return Ok((Outcome::Skipped, wrong + hints_shown > 0)),
+            "back" => return Ok((Outcome::Back, wrong + hints_shown > 0)),
+            "quit" | "exit" => return Ok((Outcome::Quit, wrong + hints_shown > 0)),
             "help" => {
                 writeln!(
                     out,
@@ -669,10 +677,13 @@ fn ask(
             continue;
         }
         if q.expect.accepts(typed) {
-            return Ok(Outcome::Answered {
-                first_try: wrong == 0 && hints_shown == 0,
-                typed: typed.to_string(),
-            });
+            return Ok((
+                Outcome::Answered {
+                    first_try: wrong == 0 && hints_shown == 0,
+                    typed: typed.to_string(),
+                },
+                false,
+            ));
         }
         wrong += 1;
         if let Some(slip) = q.slips.iter().find(|s| s.expect.accepts(typed)) {

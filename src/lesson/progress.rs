@@ -28,6 +28,9 @@ pub struct Progress {
     pub answered: Vec<String>,
     /// Question ids whose answer was shown after `skip`, and not answered since.
     pub skipped: Vec<String>,
+    /// Question ids that got a wrong answer or a hint before the learner went back or left:
+    /// answered later, they are not answered at the first try.
+    pub missed: Vec<String>,
     /// The last step was passed (answered or skipped: see `skipped`).
     pub done: bool,
 }
@@ -41,6 +44,7 @@ struct Written<'a> {
     first_try: &'a [String],
     answered: &'a [String],
     skipped: &'a [String],
+    missed: &'a [String],
     done: bool,
 }
 
@@ -54,6 +58,8 @@ struct Stored {
     answered: Vec<String>,
     #[serde(default)]
     skipped: Vec<String>,
+    #[serde(default)]
+    missed: Vec<String>,
     done: bool,
 }
 
@@ -128,6 +134,7 @@ impl Progress {
             first_try: Vec::new(),
             answered: Vec::new(),
             skipped: Vec::new(),
+            missed: Vec::new(),
             done: false,
         }
     }
@@ -206,12 +213,17 @@ impl Progress {
             .into_iter()
             .filter(|id| !answered.contains(id))
             .collect();
+        let missed = known(stored.missed)
+            .into_iter()
+            .filter(|id| !answered.contains(id))
+            .collect();
         Ok(Some(Progress {
             lesson: lesson.name.to_string(),
             step: stored.step,
             first_try,
             answered,
             skipped,
+            missed,
             done: stored.done,
         }))
     }
@@ -232,6 +244,7 @@ impl Progress {
             first_try: &self.first_try,
             answered: &self.answered,
             skipped: &self.skipped,
+            missed: &self.missed,
             done: self.done,
         };
         let mut text = serde_json::to_vec_pretty(&written)?;
@@ -248,11 +261,22 @@ impl Progress {
     /// answer after an earlier skip takes the question off the skipped list.
     pub fn record(&mut self, id: &str, first: bool) {
         self.skipped.retain(|s| s != id);
+        let missed = self.missed.iter().any(|m| m == id);
+        self.missed.retain(|m| m != id);
         if !self.answered.iter().any(|a| a == id) {
             self.answered.push(id.to_string());
-            if first {
+            if first && !missed {
                 self.first_try.push(id.to_string());
             }
+        }
+    }
+
+    /// Records a wrong answer or a hint on a question not yet answered, so that answering
+    /// it after going back or coming back later is no first try.
+    pub fn miss(&mut self, id: &str) {
+        let known = |list: &[String]| list.iter().any(|a| a == id);
+        if !known(&self.answered) && !known(&self.missed) {
+            self.missed.push(id.to_string());
         }
     }
 

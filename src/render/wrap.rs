@@ -41,9 +41,9 @@ impl Width {
 pub(crate) const CODE_INDENT: usize = 4;
 
 /// One line of prose wrapped at `width` columns, between words, never inside one: a word
-/// longer than the line (a BITS line, a path) stands alone. A line's leading spaces are kept
-/// on every line it wraps to, and a list item (`- `, `? `, `> `, `# `) hangs under its
-/// text. A line indented by [`CODE_INDENT`] spaces or more is kept whole.
+/// longer than the line (a BITS line, a path) stands alone. An indented line's later lines
+/// go two spaces further in than its first, and a list item (`- `, `? `, `> `, `# `) hangs
+/// under its text. A line indented by [`CODE_INDENT`] spaces or more is kept whole.
 pub(crate) fn wrap_line(line: &str, width: usize) -> Vec<String> {
     wrap_with(line, width, "")
 }
@@ -72,6 +72,9 @@ fn wrap_with(line: &str, width: usize, hang: &str) -> Vec<String> {
         {
             format!("{indent}  ")
         }
+        // An indented line (a step of working) goes on further in, so its next line is not
+        // read as a step of its own.
+        None if hang.is_empty() && !indent.is_empty() => format!("{indent}  "),
         None => format!("{indent}{hang}"),
     };
     hanging(body, indent, &rest, width)

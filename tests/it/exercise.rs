@@ -233,3 +233,18 @@ fn filled_starters_pass_and_bare_starters_fail() {
         }
     }
 }
+
+#[test]
+fn every_starter_fits_80_columns() {
+    for scheme in SCHEMES {
+        for (language, _) in LANGUAGES {
+            for line in starter(scheme, language).lines() {
+                assert!(
+                    line.chars().count() <= 80,
+                    "{scheme} {language}: {} columns: {line}",
+                    line.chars().count()
+                );
+            }
+        }
+    }
+}

@@ -592,3 +592,41 @@ fn a_yes_to_a_hints_question_is_not_taken_as_the_answer() {
     );
     assert!(!out.contains("> yes\nNot quite"), "{out}");
 }
+
+#[test]
+fn a_wrong_answer_before_going_back_or_leaving_is_no_first_try_later() {
+    let first_try = |progress: &Path| -> Vec<String> {
+        let text = std::fs::read_to_string(progress).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        json["first_try"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    let to_plum = "NO\n54\n45\n39 25\n22\n22 25 30 39 45 54\n";
+    // Wrong at the plum question, back a step, forward again, then right.
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("p.json");
+    let answers = format!("{to_plum}MAYBE\nback\n22 25 30 39 45 54\nNO\nquit\n");
+    let (out, code) = lesson(&progress, &[], &answers);
+    assert_eq!(code, 0, "{out}");
+    assert!(first_try(&progress).contains(&"lime-positions".to_string()));
+    assert!(
+        !first_try(&progress).contains(&"check-plum".to_string()),
+        "{:?}",
+        first_try(&progress)
+    );
+    // Wrong, then quit; resumed and right.
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("p.json");
+    let (out, _) = lesson(&progress, &[], &format!("{to_plum}MAYBE\nquit\n"));
+    assert!(out.contains("Progress saved at step 7"), "{out}");
+    let (out, _) = lesson(&progress, &[], "NO\nquit\n");
+    assert!(
+        out.contains("> NO\nRight.\n"),
+        "no first try after a wrong answer: {out}"
+    );
+    assert!(!first_try(&progress).contains(&"check-plum".to_string()));
+}

@@ -123,7 +123,13 @@ fn exercise_commands_run_as_printed() {
     for line in starters.iter().chain(&rest) {
         shell.check_printed(line);
     }
-    for file in ["bloom.py", "bloom.c", "bloom.rs", "bloom"] {
+    for file in [
+        "bloom.py",
+        "bloom.c",
+        "bloom.rs",
+        "bloom",
+        "bloom_example.txt",
+    ] {
         assert!(shell.dir.path().join(file).exists(), "no {file} was made");
     }
     // The grader's report names a command for each failing case.

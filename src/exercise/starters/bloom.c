@@ -53,7 +53,8 @@ int main(void) {
         // The key is everything after the first space, spaces and all.
         char *space = memchr(line, ' ', len);
         size_t word = space ? (size_t)(space - line) : len;
-        const unsigned char *key = (const unsigned char *)line + word + (space ? 1 : 0);
+        const unsigned char *key =
+            (const unsigned char *)line + word + (space ? 1 : 0);
         size_t key_len = space ? len - word - 1 : 0;
         if (word == 3 && memcmp(line, "ADD", 3) == 0) {
             positions(key, key_len, pos);
