@@ -78,7 +78,14 @@ pub(crate) fn scheme_flag(scheme: crate::engine::scheme::Scheme) -> String {
 
 /// A path as the shell should see it, quoted when it needs to be.
 pub(crate) fn shell_path(path: &Path) -> String {
-    shell_quote_bytes(path.as_os_str().as_encoded_bytes())
+    let bytes = path.as_os_str().as_encoded_bytes();
+    // `-x.json` would be read as options: `./-x.json` is the same file and reads as a path.
+    if bytes.first() == Some(&b'-') {
+        let mut dotted = b"./".to_vec();
+        dotted.extend_from_slice(bytes);
+        return shell_quote_bytes(&dotted);
+    }
+    shell_quote_bytes(bytes)
 }
 
 /// [`shell_path`] for a command the learner runs next from the same folder: a path below
@@ -177,6 +184,14 @@ mod tests {
             std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
         (dir, exe)
+    }
+
+    #[test]
+    fn a_path_that_starts_with_a_dash_is_never_read_as_an_option() {
+        assert_eq!(shell_path(Path::new("-x.json")), "./-x.json");
+        assert_eq!(shell_path(Path::new("--")), "./--");
+        assert_eq!(shell_path(Path::new("a-b.json")), "a-b.json");
+        assert_eq!(shell_path(Path::new("-a b")), "'./-a b'");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use rustyline::completion::Completer;
@@ -405,30 +405,61 @@ impl Completer for TutorHelper {
 /// The names in the folder `typed` points into that start as its last part does, each
 /// written as `typed` writes the folder; a folder's name ends with `/`. Hidden names only when
 /// asked for with a leading dot; names that are not UTF-8 or hold control characters are
-/// left out (a completion must not write them to the terminal). At most
-/// [`MAX_FILE_CANDIDATES`], sorted.
+/// left out (a completion must not write them to the terminal). A folder SAVE and LOAD would
+/// refuse (absolute, `..`, or leading outside the current folder) gets no names. When more
+/// than [`MAX_FILE_CANDIDATES`] match, the one candidate is what they all start with, so TAB
+/// never completes past a name it did not show; a folder too large to read whole gets none.
 fn file_candidates(typed: &str) -> Vec<String> {
+    file_candidates_in(Path::new("."), typed)
+}
+
+/// [`file_candidates`], with `here` as the current folder.
+fn file_candidates_in(here: &Path, typed: &str) -> Vec<String> {
     let (folder, start) = match typed.rfind('/') {
         Some(i) => (&typed[..=i], &typed[i + 1..]),
         None => ("", typed),
     };
-    let Ok(entries) = std::fs::read_dir(if folder.is_empty() { "." } else { folder }) else {
+    let named = Path::new(folder);
+    let path = here.join(named);
+    let inside = named.is_relative()
+        && !named
+            .components()
+            .any(|c| c == std::path::Component::ParentDir)
+        && match (std::fs::canonicalize(here), std::fs::canonicalize(&path)) {
+            (Ok(here), Ok(there)) => there.starts_with(here),
+            _ => false,
+        };
+    let Some(entries) = inside.then(|| std::fs::read_dir(&path).ok()).flatten() else {
         return Vec::new();
     };
-    let mut names: Vec<String> = entries
-        .filter_map(Result::ok)
-        .take(MAX_FOLDER_ENTRIES)
-        .filter_map(|entry| {
-            let name = entry.file_name().into_string().ok()?;
-            let shown = name.starts_with(start)
-                && (start.starts_with('.') || !name.starts_with('.'))
-                && !name.chars().any(char::is_control);
+    let mut names = Vec::new();
+    for (n, entry) in entries.enumerate() {
+        if n == MAX_FOLDER_ENTRIES {
+            return Vec::new();
+        }
+        let Ok(entry) = entry else { continue };
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        let shown = name.starts_with(start)
+            && (start.starts_with('.') || !name.starts_with('.'))
+            && !name.chars().any(char::is_control);
+        if shown {
             let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            shown.then(|| format!("{folder}{name}{}", if is_dir { "/" } else { "" }))
-        })
-        .collect();
+            names.push(format!("{folder}{name}{}", if is_dir { "/" } else { "" }));
+        }
+    }
     names.sort();
-    names.truncate(MAX_FILE_CANDIDATES);
+    if names.len() > MAX_FILE_CANDIDATES {
+        let (first, last) = (&names[0], &names[names.len() - 1]);
+        let common: String = first
+            .chars()
+            .zip(last.chars())
+            .take_while(|(a, b)| a == b)
+            .map(|(a, _)| a)
+            .collect();
+        return vec![common];
+    }
     names
 }
 
@@ -524,29 +555,52 @@ mod tests {
             std::fs::write(dir.path().join(name), "").unwrap();
         }
         std::fs::create_dir(dir.path().join("aside")).unwrap();
-        let folder = format!("{}/", dir.path().display());
-        let names = |typed: &str| -> Vec<String> {
-            file_candidates(&format!("{folder}{typed}"))
-                .into_iter()
-                .map(|n| n[folder.len()..].to_string())
-                .collect()
-        };
+        std::fs::write(dir.path().join("aside").join("x.bloom"), "").unwrap();
+        let names = |typed: &str| file_candidates_in(dir.path(), typed);
         assert_eq!(names("a"), ["a.bloom", "ab.bloom", "aside/"]);
         assert_eq!(names("ab"), ["ab.bloom"]);
+        assert_eq!(names("aside/"), ["aside/x.bloom"]);
         assert_eq!(names(".h"), [".hidden"]);
         assert_eq!(
             names("b"),
             Vec::<String>::new(),
             "a control character is never shown"
         );
-        assert!(file_candidates("/no/such/folder/x").is_empty());
-        // From the line: LOAD's file name is completed after the word.
+        assert!(names("nosuch/x").is_empty());
+        assert!(names("/").is_empty(), "SAVE and LOAD refuse absolute paths");
+        assert!(names("../").is_empty(), "and `..`");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/", dir.path().join("out")).unwrap();
+            assert!(
+                names("out/").is_empty(),
+                "a link out of the folder is not followed"
+            );
+        }
+    }
+
+    #[test]
+    fn many_matches_complete_only_as_far_as_all_of_them_agree() {
+        let dir = tempfile::tempdir().unwrap();
+        for n in 0..300 {
+            std::fs::write(dir.path().join(format!("aaa{n:03}.bf")), "").unwrap();
+        }
+        std::fs::write(dir.path().join("ab.bf"), "").unwrap();
+        assert_eq!(
+            file_candidates_in(dir.path(), "a"),
+            ["a"],
+            "ab.bf must not be hidden"
+        );
+        assert_eq!(file_candidates_in(dir.path(), "aaa"), ["aaa"]);
+        assert_eq!(file_candidates_in(dir.path(), "aaa29").len(), 10);
+    }
+
+    #[test]
+    fn a_file_name_completes_after_load() {
         let history = DefaultHistory::new();
         let ctx = Context::new(&history);
-        let line = format!("LOAD {folder}a.");
-        let (start, got) = helper(false).complete(&line, line.len(), &ctx).unwrap();
-        assert_eq!(start, 5);
-        assert_eq!(got, [format!("{folder}a.bloom")]);
+        let (start, _) = helper(false).complete("LOAD x", 6, &ctx).unwrap();
+        assert_eq!(start, 5, "the name is completed after the word");
     }
 
     #[test]

@@ -357,7 +357,8 @@ fn basics() -> Lesson {
                     ask: "One of the two answers is always right. Which one: NO or MAYBE?".into(),
                     expect: Expect::word(&["NO"]),
                     hints: vec![
-                        "Think about a key that was never added. Could its bits all be 1 anyway?".into(),
+                        "Think about a key that was never added: what can other keys' ADDs do to its bits?"
+                            .into(),
                     ],
                     slips: vec![slip(
                         Expect::word(&["MAYBE"]),

@@ -213,7 +213,13 @@ fn run_wrapped(args: &LessonArgs, out: &mut impl Write) -> anyhow::Result<ExitCo
         }
         (None, _) => None,
     };
-    let mut saver = Saver::new(path, progress.clone());
+    // The file as it is now is this run's to replace; with --restart that is the progress
+    // being started over, not another run's.
+    let on_file = match (&path, args.restart) {
+        (Some(p), true) => Progress::load(p, &lesson).ok().flatten(),
+        _ => progress.clone(),
+    };
+    let mut saver = Saver::new(path, on_file);
     let mut progress = progress.unwrap_or_else(|| Progress::new(lesson.name));
     if progress.done {
         writeln!(out, "You have finished `{}`.", lesson.name)?;

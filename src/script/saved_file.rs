@@ -22,6 +22,7 @@ use crate::engine::saved::{
     self, Corruption, Decoder, Encoded, FormatError, HEADER_LEN, Header, MAGIC, MAX_FILE_LEN,
     TRAILER_LEN,
 };
+use crate::engine::scheme::FilterSpec;
 
 /// Why a path cannot be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +30,8 @@ pub(crate) enum PathProblem {
     Absolute,
     Parent,
     Nul,
+    /// Ends with `/` or `/.`: it names a folder, whatever is there.
+    Folder,
     /// Only on systems whose paths are text.
     #[cfg_attr(unix, allow(dead_code))]
     NotUtf8,
@@ -103,6 +106,9 @@ impl fmt::Display for FileError {
                 f.write_str("a path must stay inside the current folder, without `..`")
             }
             FileError::Path(PathProblem::Nul) => f.write_str("a path cannot hold a NUL byte"),
+            FileError::Path(PathProblem::Folder) => {
+                f.write_str("a path ending in `/` names a folder: name a file")
+            }
             FileError::Path(PathProblem::NotUtf8) => {
                 f.write_str("a path must be UTF-8 text on this system")
             }
@@ -264,6 +270,10 @@ fn relative_path(bytes: &[u8]) -> Result<PathBuf, FileError> {
     if bytes.contains(&0) {
         return Err(FileError::Path(PathProblem::Nul));
     }
+    // `plain.bf/` and `plain.bf/.` name a folder: the system reads past them to the file.
+    if bytes.ends_with(b"/") || bytes.ends_with(b"/.") {
+        return Err(FileError::Path(PathProblem::Folder));
+    }
     let path = to_path(bytes)?;
     for part in path.components() {
         match part {
@@ -339,6 +349,28 @@ pub(crate) struct Loaded {
 /// whole before anything is returned. The memory for the filter is had, or refused, before
 /// the payload is read.
 pub(crate) fn load<P: Place + ?Sized>(place: &P) -> Result<Loaded, FileError> {
+    load_checked(place, |_| Ok(()))
+}
+
+/// [`load`] of a filter that must have the shape `ours` (UNION and INTERSECT): a file of
+/// another shape is refused from its header, before its payload is read or memory is had.
+pub(crate) fn load_shaped<P: Place + ?Sized>(
+    place: &P,
+    ours: FilterSpec,
+) -> Result<Loaded, FileError> {
+    load_checked(place, |theirs| {
+        if theirs == ours {
+            Ok(())
+        } else {
+            Err(FileError::Shape(ShapeMismatch { ours, theirs }))
+        }
+    })
+}
+
+fn load_checked<P: Place + ?Sized>(
+    place: &P,
+    check: impl FnOnce(FilterSpec) -> Result<(), FileError>,
+) -> Result<Loaded, FileError> {
     let opened = atomic::open_regular_at(place.path(), MAX_FILE_LEN, place.final_link())?;
     let Some((file, len)) = opened else {
         return Err(FileError::Missing);
@@ -347,6 +379,7 @@ pub(crate) fn load<P: Place + ?Sized>(place: &P) -> Result<Loaded, FileError> {
     let mut head = [0u8; HEADER_LEN];
     let got = read_up_to(&mut file, &mut head)?;
     let header = Header::parse(&head[..got]).map_err(FileError::Format)?;
+    check(header.spec)?;
     let expected = header.file_len();
     let truncated = |len| FileError::Format(FormatError::Truncated { len, expected });
     if len < expected {
@@ -425,11 +458,35 @@ mod tests {
         case("../f", Err(FileError::Path(PathProblem::Parent)));
         case("a/../../f", Err(FileError::Path(PathProblem::Parent)));
         case("a\0b", Err(FileError::Path(PathProblem::Nul)));
+        case("plain.bf/", Err(FileError::Path(PathProblem::Folder)));
+        case("plain.bf/.", Err(FileError::Path(PathProblem::Folder)));
+        case("sub/", Err(FileError::Path(PathProblem::Folder)));
     }
 
     /// `rel` as a script names it, with `dir` as the current folder.
     fn inside(dir: &Path, rel: &str) -> Result<Confined, FileError> {
         confine(dir, Path::new(rel))
+    }
+
+    #[test]
+    fn a_merge_refuses_another_shape_from_the_header_before_reading_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = inside(dir.path(), "big.bloom").unwrap();
+        let big =
+            FilterSpec::new(crate::engine::scheme::Scheme::Djb2Fnv, Some(1 << 20), None).unwrap();
+        save(&path, &Bloom::new(big), 0).unwrap();
+        // Cut the payload short: only a reader that stops at the header can still say why.
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .open(path.path())
+            .unwrap();
+        file.set_len(HEADER_LEN as u64 + 10).unwrap();
+        let ours = FilterSpec::lesson();
+        match load_shaped(&path, ours) {
+            Err(FileError::Shape(m)) => assert_eq!((m.ours, m.theirs), (ours, big)),
+            other => panic!("expected the shapes to be refused: {other:?}"),
+        }
+        assert!(matches!(load(&path), Err(FileError::Format(_))));
     }
 
     #[test]

@@ -706,7 +706,7 @@ impl<T: Tracer> Session<T> {
     ) -> Result<&MergeReport, CommandError<'l>> {
         let to_error = file_error(verb, path);
         let file = saved_file::path_of(path)
-            .and_then(|p| saved_file::load(&p))
+            .and_then(|p| saved_file::load_shaped(&p, self.bloom.spec()))
             .map_err(&to_error)?;
         let ours = self.bloom.bits_set();
         self.bloom

@@ -1888,3 +1888,33 @@ fn a_bits_line_of_another_length_is_told_how_long_it_must_be() {
         "the summary says it once: {text}"
     );
 }
+
+/// A descriptor the grader's caller left open never reaches the program graded.
+#[cfg(target_os = "linux")]
+#[test]
+fn descriptors_the_grader_inherited_are_closed_for_the_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "teacher's secret").unwrap();
+    // The program fails on purpose and names the descriptors it has on stderr.
+    let program = "import os,sys; sys.stderr.write('fds %s\\n' % sorted(os.listdir('/proc/self/fd'))); sys.exit(3)";
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("exec 7<\"$1\"; shift; exec \"$@\"")
+        .arg("sh")
+        .arg(&secret)
+        .arg(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["grade", "--case", "exercise-example", "--", "python3", "-c"])
+        .arg(program)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("fds ["),
+        "the program's stderr is in the report: {text}"
+    );
+    assert!(
+        !text.contains("'7'"),
+        "descriptor 7 reached the program: {text}"
+    );
+}

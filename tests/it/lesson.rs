@@ -630,3 +630,22 @@ fn a_wrong_answer_before_going_back_or_leaving_is_no_first_try_later() {
     );
     assert!(!first_try(&progress).contains(&"check-plum".to_string()));
 }
+
+#[test]
+fn restart_starts_over_even_from_further_along() {
+    let dir = tempfile::tempdir().unwrap();
+    let progress = dir.path().join("p.json");
+    let (_, _) = lesson(&progress, &[], "NO\n54\nquit\n");
+    let (out, code) = lesson(&progress, &["--restart"], "quit\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        squash(&out).contains("Progress saved at step 1 of 13."),
+        "the restarted run's progress is kept: {out}"
+    );
+    assert!(!out.contains("another run"), "{out}");
+    let (out, _) = lesson(&progress, &[], "quit\n");
+    assert!(
+        !out.contains("Welcome back"),
+        "resumed where --restart left: {out}"
+    );
+}

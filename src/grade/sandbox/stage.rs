@@ -81,6 +81,7 @@ pub fn run(sandbox: Sandbox, inner: bool, program: &[OsString]) -> anyhow::Resul
         private_view().context("could not set up the private process view")?;
     }
     set_limits(&sandbox).context("could not set the limits")?;
+    close_inherited_descriptors();
     let err = if inner {
         // The first process of a process view ignores signals it has no handler for, so
         // the program runs as a child of a shell there, which waits for it and exits with
@@ -95,6 +96,24 @@ pub fn run(sandbox: Sandbox, inner: bool, program: &[OsString]) -> anyhow::Resul
         Command::new(path).args(rest).exec()
     };
     Err(err).with_context(|| format!("could not start `{}`", path.display_lossy()))
+}
+
+/// Closes every descriptor above 2: what the grader's own caller left open (a teacher's
+/// script's files) is no business of the program. The tutor opens its own files
+/// close-on-exec, so only inherited ones are closed here. Without `/proc`, nothing is.
+fn close_inherited_descriptors() {
+    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
+        return;
+    };
+    let fds: Vec<std::os::fd::RawFd> = entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .filter(|&fd| fd > 2)
+        .collect();
+    // The listing's own descriptor was among them and is closed already: that close fails,
+    // harmlessly.
+    for fd in fds {
+        let _ = nix::unistd::close(fd);
+    }
 }
 
 trait DisplayLossy {
