@@ -1025,7 +1025,8 @@ pub(crate) fn stats(s: &Stats) -> Vec<String> {
             width.max()
         ));
         lines.push(format!(
-            "memory: {m} counters x {} = {} bits, against {m} bits for a plain filter ({})",
+            "memory: {m} counters x {} = {} bits, against {m} bits for a plain filter ({}), \
+             when counters are packed; this tutor keeps each counter in a byte, to be quick",
             count(b, "bit", "bits"),
             m * b,
             if b == 1 {
