@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rustyline::completion::Completer;
@@ -138,6 +139,12 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         }
     }
     stdout.flush()?;
+    // While a command runs the terminal sends Ctrl-C as a signal, which would end the
+    // session and lose the filter: it is noted instead, and the command runs to its end
+    // (a SAVE is whole or not at all either way).
+    let interrupted = Arc::new(AtomicBool::new(false));
+    #[cfg(unix)]
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&interrupted));
     loop {
         let line = match editor.readline(PROMPT) {
             Ok(line) => line,
@@ -158,6 +165,7 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
         // command of its own, run in order, each echoed before its answer.
         let lines: Vec<&str> = line.lines().collect();
         let pasted = lines.len() > 1;
+        interrupted.store(false, Ordering::Relaxed);
         for line in lines {
             if line.len() > MAX_LINE {
                 let _ = writeln!(stderr, "{} {}", style.error("error:"), too_long(line));
@@ -180,6 +188,12 @@ pub fn run(spec: FilterSpec, options: &Options) -> anyhow::Result<()> {
             if run_line(&mut session, line, style, &mut stdout, &mut stderr)? == Flow::Quit {
                 return Ok(());
             }
+        }
+        if interrupted.swap(false, Ordering::Relaxed) {
+            let _ = writeln!(
+                stderr,
+                "note: Ctrl-C does not stop a command that has started; it ran to its end"
+            );
         }
         stdout.flush()?;
     }

@@ -517,3 +517,72 @@ fn lines_with_control_characters_run_but_are_not_kept() {
         "lines with control characters are not kept"
     );
 }
+
+#[test]
+fn ctrl_c_while_a_save_runs_lets_it_finish_and_the_session_goes_on() {
+    let state = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"));
+    // A filter large enough that its SAVE takes a moment: 2^26 counters, a 32 MiB file.
+    cmd.args(["--no-history", "--counting", "-m", "67108864"])
+        .current_dir(state.path())
+        .env("HOME", state.path())
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm");
+    let mut p = spawn_command(cmd, Some(TIMEOUT_MS)).unwrap();
+    p.exp_string("bloom> ").unwrap();
+    p.send_line("ADD fig").unwrap();
+    p.exp_string("bloom> ").unwrap();
+    p.send_line("SAVE big.bf").unwrap();
+    // The SAVE has started once its temporary file is there; Ctrl-C then reaches the tutor
+    // as a signal (the terminal is out of raw mode while a command runs).
+    let started = std::time::Instant::now();
+    while !std::fs::read_dir(state.path())
+        .unwrap()
+        .any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+    {
+        assert!(started.elapsed().as_secs() < 20, "the SAVE never started");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    p.process_mut()
+        .signal(nix::sys::signal::Signal::SIGINT)
+        .unwrap();
+    p.exp_string("Ctrl-C does not stop a command that has started")
+        .expect("the interrupt is noted, and the session goes on");
+    p.exp_string("bloom> ").unwrap();
+    p.send_line("CHECK fig").unwrap();
+    p.exp_string("MAYBE").expect("the filter is still there");
+    p.exp_string("bloom> ").unwrap();
+    p.send_control('d').unwrap();
+    p.exp_eof().unwrap();
+    assert_eq!(exit_code(&p), 0);
+    assert_eq!(
+        std::fs::metadata(state.path().join("big.bf"))
+            .unwrap()
+            .len(),
+        44 + (1 << 25) + 4,
+        "the SAVE ran to its end"
+    );
+}
+
+#[test]
+fn an_interrupt_signal_does_not_end_the_session() {
+    let state = tempfile::tempdir().unwrap();
+    let mut p = start(state.path(), &["--no-history"]);
+    p.send_line("ADD fig").unwrap();
+    p.exp_string("bloom> ").unwrap();
+    // A SIGINT that is not a key typed at the prompt: what Ctrl-C sends while a long
+    // command (a SAVE of a large filter) runs, when the terminal is not in raw mode.
+    p.process_mut()
+        .signal(nix::sys::signal::Signal::SIGINT)
+        .unwrap();
+    p.send_line("CHECK fig").unwrap();
+    let shown = p.exp_string("MAYBE").expect("the filter is still there");
+    assert!(
+        !shown.contains("Ctrl-C does not stop"),
+        "no command was running: {shown:?}"
+    );
+    p.exp_string("bloom> ").unwrap();
+    p.send_control('d').unwrap();
+    p.exp_eof().unwrap();
+    assert_eq!(exit_code(&p), 0);
+}
