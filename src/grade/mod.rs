@@ -457,19 +457,7 @@ pub fn run_cases(
         return Err(Stopped::Run(RunError::Interrupted(signal)));
     }
     rule_out_contradicted(plan.spec, &mut report.verdicts);
-    // A program that stopped with an index error before any key whose position could be
-    // past the last bit (one reading an argument it was not given, at its start) stops
-    // for another reason: no-mod, which fits any case that begins with such a key, is
-    // not its mistake.
-    if report
-        .verdicts
-        .iter()
-        .any(|v| v.stopped_before_any_key(plan.spec))
-    {
-        for v in &mut report.verdicts {
-            v.diagnosis.rule_out(&[mistakes::Mistake::NoMod]);
-        }
-    }
+    verdict::rule_out_across(plan.spec, &mut report.verdicts);
     // Now that every case is in, the same for cases run before the one that told them apart.
     let named = named_alone(&report.verdicts);
     for v in &mut report.verdicts {

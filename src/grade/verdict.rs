@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::cases::Case;
-use super::mistakes::{self, Diagnosis, Mistake};
+use super::mistakes::{self, Diagnosis, Ending, Mistake, OutOfBounds};
 use super::runner::{End, Limit, Run};
 use super::sandbox::show_size;
 use crate::engine::scheme::FilterSpec;
@@ -86,6 +86,8 @@ pub struct Verdict {
     /// The end of what it wrote to stderr.
     pub stderr_tail: Vec<u8>,
     pub diagnosis: Diagnosis,
+    /// How the run ended, as the diagnosis reads it.
+    pub ending: Ending,
     /// Why a case that is not `pass` failed, in words, when it is not a wrong answer.
     pub reason: Option<String>,
     pub script: Vec<u8>,
@@ -103,15 +105,20 @@ impl Verdict {
         &self.diagnosis.mistakes
     }
 
-    /// Whether the program stopped with an index error before the first command where a
-    /// position not taken mod m could be past the last bit: then no-mod did not stop it.
-    pub fn stopped_before_any_key(&self, spec: FilterSpec) -> bool {
-        if self.status != Status::Crash || !index_error(&self.stderr_tail) {
+    /// Whether the program stopped with an index error before the first command where
+    /// `cause` could put a position out of bounds: then `cause` did not stop it.
+    pub fn stopped_before_any(&self, spec: FilterSpec, cause: OutOfBounds) -> bool {
+        if self.ending != (Ending::Failed { index_error: true }) {
             return false;
         }
         let written = self.got.iter().filter(|&&b| b == b'\n').count();
-        let stops = mistakes::stops_without_mod(spec, &self.script, &[]);
+        let stops = mistakes::stops(spec, &self.script, &[], cause);
         stops.first().is_none_or(|&first| written < first)
+    }
+
+    /// Whether it crashed before writing anything.
+    fn never_answered(&self) -> bool {
+        self.status == Status::Crash && self.got.is_empty()
     }
 
     /// A case that could not be run: `reason` says why.
@@ -126,6 +133,8 @@ impl Verdict {
             got: Vec::new(),
             stderr_tail: Vec::new(),
             diagnosis: Diagnosis::default(),
+            // It did not run: nothing to tell from how it ended.
+            ending: Ending::Stopped,
             reason: Some(reason),
             script: case.script.clone(),
             seconds: 0.0,
@@ -194,12 +203,29 @@ pub fn judge(
             End::Exited(_) => (Status::Fail, None),
         },
     };
+    let ending = match (status, run.end) {
+        (Status::Pass | Status::Fail, _) => Ending::Exited,
+        (Status::Crash, End::Signalled(signal)) => Ending::Signalled {
+            out_of_bounds: bad_memory_access(signal) || index_error(&run.stderr_tail),
+        },
+        (Status::Crash, _) => Ending::Failed {
+            index_error: index_error(&run.stderr_tail),
+        },
+        (
+            Status::Timeout
+            | Status::Flood
+            | Status::MemoryLimit
+            | Status::CpuLimit
+            | Status::FileLimit
+            | Status::UsedTutor
+            | Status::Error,
+            _,
+        ) => Ending::Stopped,
+    };
     let diagnosis = if matches!(status, Status::Pass | Status::UsedTutor) {
         Diagnosis::default()
-    } else if status == Status::Crash && index_error(&run.stderr_tail) {
-        mistakes::diagnose_index_error(spec, &case.script, &expected, &run.stdout)
     } else {
-        mistakes::diagnose(spec, &case.script, &expected, &run.stdout)
+        mistakes::diagnose_run(spec, &case.script, &expected, &run.stdout, ending)
     };
     Verdict {
         name: case.name.clone(),
@@ -211,10 +237,45 @@ pub fn judge(
         got: run.stdout,
         stderr_tail: run.stderr_tail,
         diagnosis,
+        ending,
         reason,
         script: case.script.clone(),
         seconds,
     }
+}
+
+/// Takes back the mistakes that a case names but the run as a whole tells against:
+/// - an out-of-bounds mistake, from every crash, when the program stopped with an index
+///   error before any command where that mistake could put a position out of bounds (one
+///   reading an argument it was not given, at its start): it stops for another reason;
+/// - the same, from every crash by a signal, when no case got as far as its first answer:
+///   such a crash loses what the program had not flushed, so nothing shows how far it got;
+/// - no-output, when some case wrote something.
+pub fn rule_out_across(spec: FilterSpec, verdicts: &mut [Verdict]) {
+    let never_answered = verdicts.iter().all(Verdict::never_answered);
+    for cause in OutOfBounds::ALL {
+        let elsewhere = verdicts.iter().any(|v| v.stopped_before_any(spec, cause));
+        for v in verdicts.iter_mut() {
+            let lost = matches!(v.ending, Ending::Signalled { .. }) && never_answered;
+            if v.status == Status::Crash && (elsewhere || lost) {
+                v.diagnosis.rule_out(&[cause.mistake()]);
+            }
+        }
+    }
+    if verdicts.iter().any(|v| !v.got.is_empty()) {
+        for v in verdicts.iter_mut() {
+            v.diagnosis.rule_out(&[Mistake::NoOutput]);
+        }
+    }
+}
+
+/// Whether `signal` is the one a bad memory access ends a program with, as an index far
+/// outside an array gives: SIGSEGV, or SIGBUS.
+fn bad_memory_access(signal: i32) -> bool {
+    matches!(
+        super::interrupt::signal_name(signal),
+        Some("SIGSEGV" | "SIGBUS")
+    )
 }
 
 /// Whether a crashed program's stderr tells of an index past the end of an array, as

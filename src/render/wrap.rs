@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use textwrap::{Options, WordSplitter};
+use textwrap::{Options, WordSplitter, WrapAlgorithm};
 
 /// The width prose is wrapped at when the output is not a terminal.
 pub(crate) const PIPED_WIDTH: usize = 80;
@@ -84,11 +84,29 @@ fn wrap_with(line: &str, width: usize, hang: &str) -> Vec<String> {
 /// others after `rest`, whatever the indent: for prose in a report laid out by hand. As in
 /// [`wrap_line`], a `quoted command` or a short parenthesis is never split.
 pub(crate) fn hanging(text: &str, indent: &str, rest: &str, width: usize) -> Vec<String> {
+    hanging_with(text, indent, rest, width, WrapAlgorithm::new_optimal_fit())
+}
+
+/// As [`hanging`], but each line filled with as many words as fit, rather than the lines
+/// evened out: for a report's notes, deep in a hanging indent, where evening out leaves
+/// every line a few words short and the note lines longer.
+pub(crate) fn filled(text: &str, indent: &str, rest: &str, width: usize) -> Vec<String> {
+    hanging_with(text, indent, rest, width, WrapAlgorithm::FirstFit)
+}
+
+fn hanging_with(
+    text: &str,
+    indent: &str,
+    rest: &str,
+    width: usize,
+    algorithm: WrapAlgorithm,
+) -> Vec<String> {
     let options = Options::new(width.max(rest.len() + 8))
         .initial_indent(indent)
         .subsequent_indent(rest)
         .break_words(false)
-        .word_splitter(WordSplitter::NoHyphenation);
+        .word_splitter(WordSplitter::NoHyphenation)
+        .wrap_algorithm(algorithm);
     // A `quoted command` is one word: it is copied whole, so it is never split.
     let protected = protect_quoted(text);
     textwrap::wrap(&protected, options)
@@ -327,6 +345,20 @@ mod tests {
             30,
             &["compared with the textbook", "(1 - e^(-kn/m))^k today"],
         );
+    }
+
+    #[test]
+    fn filled_lines_take_every_word_that_fits() {
+        // The grader's note on truncating-mod, which evened-out lines wrapped at 69.
+        let text = "likely mistake [truncating-mod]: your modulo seems to keep the hash's \
+                    sign, as C's and Java's `%` do, so a negative hash gives a negative \
+                    position. Use floor modulo, as Python's `%` does: -156908512 mod 100 = \
+                    88, not -12";
+        let lines = filled(text, "       ", "         ", 80);
+        assert!(lines[0].ends_with(" hash's"), "{lines:?}");
+        assert!(lines[1].ends_with(" negative"), "{lines:?}");
+        assert!(lines.iter().all(|l| l.len() <= 80), "{lines:?}");
+        assert!(lines[1].starts_with("         "), "{lines:?}");
     }
 
     #[test]

@@ -1760,7 +1760,7 @@ fn a_mistake_the_grader_does_not_know_is_not_blamed_on_one_it_does() {
     let out = grade(&[], &["python3", &fixture("h1_off_by_one.py")]);
     let text = crate::flat(&String::from_utf8_lossy(&out.stdout));
     assert!(
-        text.contains("no mistake the grader knows explains most of the 15 failing cases"),
+        text.contains("no mistake the grader knows explains any of the 15 failing cases"),
         "{text}"
     );
     assert!(!text.contains("likely mistake"), "{text}");
@@ -1917,4 +1917,283 @@ fn descriptors_the_grader_inherited_are_closed_for_the_program() {
         !text.contains("'7'"),
         "descriptor 7 reached the program: {text}"
     );
+}
+
+// ---- When no modelled mistake fits (trial 5) ----
+
+/// The failing cases of a JSON report, as (name, mistakes named).
+fn failing(report: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
+    report["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .filter(|c| c["status"] != "pass")
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap_or("").to_string(),
+                c["mistakes"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// The human report's summary: what follows the count of cases passed.
+fn summary(text: &str) -> String {
+    let (_, after) = text
+        .split_once(" passed, ")
+        .unwrap_or_else(|| panic!("no count: {text}"));
+    crate::flat(after)
+}
+
+#[test]
+fn the_fallback_names_a_key_of_the_failing_case_and_the_filter() {
+    // h1 one too large: no mistake the grader knows. The first wrong answer of anagrams
+    // is CHECK pots.
+    let out = grade(
+        &["--case", "anagrams"],
+        &["python3", &fixture("h1_off_by_one.py")],
+    );
+    let text = summary(&String::from_utf8_lossy(&out.stdout));
+    assert!(
+        text.contains("no mistake the grader knows explains the failing case"),
+        "{text}"
+    );
+    assert!(text.contains("for a key of case anagrams"), "{text}");
+    assert!(
+        text.contains("`echo 'EXPLAIN pots' | ")
+            && text.contains(" --scheme bytesum -m 64 -k 2` shows"),
+        "{text}"
+    );
+    // A key with a space and one with a trailing space are quoted whole.
+    for (case, line) in [
+        ("spaces-in-keys", "'EXPLAIN hello world'"),
+        ("trailing-space-keys", "'EXPLAIN fig '"),
+    ] {
+        let out = grade(
+            &["--case", case],
+            &["python3", &fixture("h1_off_by_one.py")],
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&format!("`echo {line} | ")), "{case}: {text}");
+    }
+}
+
+#[test]
+fn a_program_that_never_writes_its_answers_is_told_no_output() {
+    let out = grade(
+        &["--json"],
+        &["python3", &fixture("exits_without_flushing.py")],
+    );
+    let report = json(&out);
+    assert_eq!(report["mistake"], "no-output", "{report:#}");
+    for (name, mistakes) in failing(&report) {
+        assert_eq!(mistakes, serde_json::json!(["no-output"]), "{name}");
+    }
+    let out = grade(&[], &["python3", &fixture("exits_without_flushing.py")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("likely mistake [no-output]"), "{text}");
+    assert!(!summary(&text).contains("EXPLAIN"), "{text}");
+    // A program that writes in some cases and not in others is not told so.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let some = dir.path().join("some.py");
+    std::fs::write(
+        &some,
+        "import sys\nif sys.stdin.read().startswith('BITS'):\n    print('NO')\n",
+    )
+    .unwrap();
+    let report = json(&grade(&["--json"], &["python3", &some.to_string_lossy()]));
+    assert!(!failing(&report).is_empty(), "{report:#}");
+    for (name, mistakes) in failing(&report) {
+        assert_eq!(mistakes, serde_json::json!([]), "{name}");
+    }
+}
+
+#[test]
+fn right_answers_and_no_end_are_told_no_stop_at_eof() {
+    for (args, status) in [(vec![], "timeout"), (vec!["repeats"], "flood")] {
+        let mut program = vec!["python3".to_string(), fixture("no_stop_at_eof.py")];
+        program.extend(args.iter().map(|a| a.to_string()));
+        let program: Vec<&str> = program.iter().map(String::as_str).collect();
+        let flags = [
+            "--timeout",
+            "3",
+            "--case",
+            "exercise-example",
+            "--case",
+            "anagrams",
+        ];
+        let out = grade_within(
+            &[&["--json"], &flags[..]].concat(),
+            &program,
+            Duration::from_secs(60),
+        );
+        let report = json(&out);
+        for case in report["cases"].as_array().expect("cases") {
+            assert_eq!(case["status"], status, "{args:?}: {case:#}");
+            assert_eq!(
+                case["mistakes"],
+                serde_json::json!(["no-stop-at-eof"]),
+                "{args:?}: {case:#}"
+            );
+        }
+        let out = grade_within(&flags, &program, Duration::from_secs(60));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("likely mistake [no-stop-at-eof]"), "{text}");
+        assert!(!text.contains("no-final-newline"), "{text}");
+        assert!(!summary(&text).contains("EXPLAIN"), "{text}");
+    }
+}
+
+#[test]
+fn a_flood_is_told_about_the_flood_and_nothing_from_its_cut_line() {
+    let out = grade(
+        &["--timeout", "10", "--case", "exercise-example"],
+        &["python3", &fixture("floods.py")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("no-final-newline"), "{text}");
+    let summary = summary(&text);
+    assert!(
+        summary.contains("your program wrote far more than its answers in 1 case"),
+        "{summary}"
+    );
+    assert!(
+        !summary.contains("no mistake the grader knows") && !summary.contains("fits only"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn programs_stopped_by_a_limit_are_told_about_the_limit() {
+    for (file, words) in [
+        (
+            "hangs.py",
+            "your program did not end in time in 1 case: look for a loop",
+        ),
+        (
+            "burns_cpu.py",
+            "your program used up its CPU time in 1 case: look for a loop",
+        ),
+        ("hogs_memory.py", "your program ran out of memory in 1 case"),
+        (
+            "writes_huge_file.py",
+            "your program wrote a file past the size limit in 1 case",
+        ),
+    ] {
+        let out = grade_within(
+            &[
+                "--cpu",
+                "1",
+                "--memory",
+                "512M",
+                "--file-size",
+                "1M",
+                "--timeout",
+                if file == "hangs.py" { "1" } else { "30" },
+                "--case",
+                "exercise-example",
+            ],
+            &["python3", &fixture(file)],
+            Duration::from_secs(60),
+        );
+        let text = summary(&String::from_utf8_lossy(&out.stdout));
+        assert!(text.contains(words), "{file}: {text}");
+        assert!(!text.contains("EXPLAIN"), "{file}: {text}");
+    }
+}
+
+#[test]
+fn the_right_lines_in_another_order_are_told_out_of_order() {
+    let out = grade(&["--json"], &["python3", &fixture("out_of_order.py")]);
+    let report = json(&out);
+    assert_eq!(report["mistake"], "out-of-order", "{report:#}");
+    let failing = failing(&report);
+    assert!(failing.len() >= 10, "{report:#}");
+    for (name, mistakes) in failing {
+        assert_eq!(mistakes, serde_json::json!(["out-of-order"]), "{name}");
+    }
+}
+
+#[test]
+fn long_lines_read_in_pieces_are_told_lines_split() {
+    // readline(64): only long-keys has lines longer than 64 bytes. What the program says
+    // about the pieces goes to stderr, or with `stdout` among its answers.
+    for arg in ["stderr", "stdout"] {
+        let program = ["python3", &fixture("short_line_buffer.py"), arg];
+        let report = json(&grade(&["--json"], &program));
+        assert_eq!(
+            failing(&report),
+            [("long-keys".to_string(), serde_json::json!(["lines-split"]))],
+            "{arg}: {report:#}"
+        );
+    }
+    let out = grade(
+        &["--case", "long-keys"],
+        &["python3", &fixture("short_line_buffer.py")],
+    );
+    let text = crate::flat(&String::from_utf8_lossy(&out.stdout));
+    assert!(
+        text.contains("likely mistake [lines-split]: lines longer than 64 bytes seem to be split"),
+        "{text}"
+    );
+}
+
+#[test]
+fn crashes_at_a_negative_position_are_told_truncating_mod() {
+    // The trial's C program: the starter's uint64_t positions, filled with C's `%` on the
+    // signed hash. A negative position becomes a huge one: SIGSEGV, and what stdout held
+    // in its buffer is lost.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = compile(dir.path(), "truncating_mod_segfault.c");
+    let out = grade(&["--scheme", "murmur3"], &[&exe]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    let text = crate::flat(&report);
+    assert!(
+        text.contains("CRASH exercise-example ended by signal 11"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "most likely mistake: [truncating-mod], which alone explains 16 of the 16 \
+             failing cases"
+        ),
+        "{text}"
+    );
+    assert!(
+        report.contains("CRASH  lesson-example: the same as exercise-example ([truncating-mod])"),
+        "{report}"
+    );
+    // The script from its first line, and the note filled to the width.
+    assert!(report.contains("       1 | ADD \"dog\""), "{report}");
+    assert!(
+        report.contains("likely mistake [truncating-mod]: your modulo seems to keep the hash's\n"),
+        "{report}"
+    );
+    for line in report.lines().filter(|l| !l.contains(" | ")) {
+        assert!(
+            line.chars().count() <= 80 || unbreakable(line),
+            "a line of {} columns:\n{line}",
+            line.chars().count()
+        );
+    }
+    // A program that crashes before its first answer in every case shows nothing of how
+    // far it got: it is not told truncating-mod, but that it did not run.
+    let source = dir.path().join("at_once.c");
+    std::fs::write(
+        &source,
+        "int main(void) { volatile int *p = 0; return *p; }\n",
+    )
+    .unwrap();
+    let exe = dir.path().join("at_once");
+    let cc = Command::new("cc")
+        .arg("-o")
+        .arg(&exe)
+        .arg(&source)
+        .status()
+        .expect("cc runs");
+    assert!(cc.success(), "at_once.c compiles");
+    let out = grade(&["--scheme", "murmur3"], &[&exe.to_string_lossy()]);
+    let text = crate::flat(&String::from_utf8_lossy(&out.stdout));
+    assert!(!text.contains("truncating-mod"), "{text}");
+    assert!(text.contains("your program did not run"), "{text}");
 }

@@ -207,3 +207,36 @@ fn on_path_the_tutor_is_its_own_name() {
         "{text}"
     );
 }
+
+#[test]
+fn the_graders_fallback_command_runs_as_printed_and_explains_the_key() {
+    // A mistake the grader has no model of: the report shows how to see the tutor's
+    // positions for a key of the failing case, on the filter graded.
+    let shell = Shell::new();
+    let fixture: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "fixtures",
+        "learners",
+        "h1_off_by_one.py",
+    ]
+    .iter()
+    .collect();
+    let report = shell.run(
+        &format!(
+            "{TUTOR} grade --case anagrams -- python3 '{}'",
+            fixture.display()
+        ),
+        "",
+    );
+    let report = crate::flat(&String::from_utf8_lossy(&report.stdout));
+    let command = report
+        .split('`')
+        .find(|part| part.starts_with("echo ") && part.contains(TUTOR))
+        .unwrap_or_else(|| panic!("no EXPLAIN command in: {report}"));
+    let explained = shell.output(command, "");
+    assert!(
+        explained.starts_with("# EXPLAIN pots (bytesum, m = 64 bits, k = 2)"),
+        "`{command}` gave: {explained}"
+    );
+}

@@ -1,9 +1,27 @@
 //! Which mistakes explain a program's answers: first the slips in how the answers are
 //! written are undone, then the filter's modelled mistakes are tried, alone and in pairs,
-//! until one set answers exactly as the program did.
+//! until one set answers exactly as the program did; then what the shape of the run shows
+//! (no output at all, the right lines in another order, lines read in pieces, no end).
 
-use super::{Mistake, answers_with};
+use super::model::OutOfBounds;
+use super::{LINE_BUFFERS, Mistake, answers_with};
 use crate::engine::scheme::FilterSpec;
+
+/// How a program's run ended, as far as telling its mistakes goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// It ended by itself with status 0: its output is all it had to say.
+    Exited,
+    /// It ended by itself with another status, its output written out; `index_error` when
+    /// its stderr tells of an index past the end (or before the start) of an array.
+    Failed { index_error: bool },
+    /// A signal ended it: answers still in its buffer are lost, and its last line may be
+    /// cut. `out_of_bounds` for a bad memory access (SIGSEGV, SIGBUS) or an index error.
+    Signalled { out_of_bounds: bool },
+    /// The grader stopped it (time, output, memory, CPU time or file size limit): its last
+    /// line may be cut.
+    Stopped,
+}
 
 /// The mistakes behind a program's answers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -92,7 +110,7 @@ pub fn contradicted(spec: FilterSpec, seen: &[Seen<'_>]) -> Vec<Mistake> {
     for s in seen {
         for set in s.diagnosis.explanations() {
             for &m in set {
-                if !m.is_formatting() && !named.contains(&m) {
+                if !m.is_formatting() && !m.is_shape() && !named.contains(&m) {
                     named.push(m);
                 }
             }
@@ -116,17 +134,41 @@ fn fits_with(spec: FilterSpec, s: &Seen<'_>, m: Mistake) -> bool {
         sets.push(&right);
     }
     sets.into_iter().any(|set| {
-        let mut with: Vec<Mistake> = set.iter().copied().filter(|x| !x.is_formatting()).collect();
+        let mut with: Vec<Mistake> = set
+            .iter()
+            .copied()
+            .filter(|x| !x.is_formatting() && !x.is_shape())
+            .collect();
         if !with.contains(&m) {
             with.push(m);
         }
-        answers_with(spec, s.script, &with) == normal
+        same_answers(spec, &answers_with(spec, s.script, &with), &normal, &with)
     })
 }
 
+/// Whether a model with `mistakes` that answers `model` answers as the program did,
+/// `normal`. A program that reads lines in pieces (lines-split) may say something about a
+/// piece it does not know as a command: only its answers are compared.
+fn same_answers(spec: FilterSpec, model: &[u8], normal: &[u8], mistakes: &[Mistake]) -> bool {
+    if model == normal {
+        return true;
+    }
+    let split = mistakes.iter().any(|m| matches!(m, Mistake::LinesSplit(_)));
+    split && model == answer_lines(spec.bits(), normal).as_slice()
+}
+
+/// The lines of `text` that are answers a program may print, each with its newline.
+fn answer_lines(m: u64, text: &[u8]) -> Vec<u8> {
+    text.split_inclusive(|&b| b == b'\n')
+        .filter(|l| is_answer(l.strip_suffix(b"\n").unwrap_or(l), m))
+        .flatten()
+        .copied()
+        .collect()
+}
+
 /// The mistakes that explain `got` where `expected` was right, for `script` on a filter of
-/// shape `spec`, from a program that did not stop at an index error. Empty when nothing
-/// does (or when `got` is right).
+/// shape `spec`, from a program that did not stop out of bounds. Empty when nothing does
+/// (or when `got` is right).
 pub fn diagnose(spec: FilterSpec, script: &[u8], expected: &[u8], got: &[u8]) -> Diagnosis {
     if got == expected {
         return Diagnosis::default();
@@ -140,33 +182,154 @@ pub fn diagnose(spec: FilterSpec, script: &[u8], expected: &[u8], got: &[u8]) ->
             alternatives: Vec::new(),
         };
     }
-    fitting(spec, script, expected, got, &normal, slips)
+    let mut found = fitting(spec, script, expected, got, &normal, slips.clone());
+    // What the shape of the output shows, after the modelled mistakes: an alternative when
+    // one of them fits too, so that it stands when other cases tell against that one.
+    for set in shapes(spec, script, expected, &normal) {
+        let set = order(spec, script, expected, got, &normal, slips.clone(), set);
+        if found.complete {
+            found.alternatives.push(set);
+        } else {
+            found = Diagnosis {
+                mistakes: set,
+                complete: true,
+                alternatives: Vec::new(),
+            };
+        }
+    }
+    found
 }
 
-/// [`diagnose`] for a program that stopped with an index error (its stderr says so): what
-/// it wrote is all it wrote before it stopped. A position past the last bit (no-mod)
-/// explains it when what it wrote is right (or right but for one other mistake) up to a
-/// command where a hash not taken mod m is past the last bit: a program that forgot the
-/// mod stops at such a command, the first one or a later one, as the order in which it
-/// reaches its positions decides.
-pub fn diagnose_index_error(
+/// The mistakes seen in the shape of a program's answers, `normal` (its slips undone), each
+/// alone: the right lines in another order; or answers a model gives when it reads lines
+/// in pieces of a buffer's length, the shortest such length first.
+fn shapes(spec: FilterSpec, script: &[u8], expected: &[u8], normal: &[u8]) -> Vec<Vec<Mistake>> {
+    let mut found = Vec::new();
+    fn sorted(text: &[u8]) -> Vec<&[u8]> {
+        let mut lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+        lines.sort_unstable();
+        lines
+    }
+    if normal != expected && sorted(normal) == sorted(expected) {
+        found.push(vec![Mistake::OutOfOrder]);
+    }
+    let longest = script.split(|&b| b == b'\n').map(<[u8]>::len).max();
+    for at in LINE_BUFFERS {
+        // A buffer as long as every line changes nothing.
+        if longest.is_none_or(|l| l <= at) {
+            break;
+        }
+        let split = [Mistake::LinesSplit(at)];
+        let model = answers_with(spec, script, &split);
+        if model != expected && same_answers(spec, &model, normal, &split) {
+            found.push(split.to_vec());
+        }
+    }
+    found
+}
+
+/// The mistakes behind a run of `script` that ended as `ending`, whose output was `got`
+/// where `expected` was right.
+pub fn diagnose_run(
     spec: FilterSpec,
     script: &[u8],
     expected: &[u8],
     got: &[u8],
+    ending: Ending,
+) -> Diagnosis {
+    match ending {
+        Ending::Exited if got.is_empty() && !expected.is_empty() => Diagnosis {
+            mistakes: vec![Mistake::NoOutput],
+            complete: true,
+            alternatives: Vec::new(),
+        },
+        Ending::Exited | Ending::Failed { index_error: false } => {
+            diagnose(spec, script, expected, got)
+        }
+        Ending::Failed { index_error: true } => {
+            diagnose_out_of_bounds(spec, script, expected, got, true)
+        }
+        Ending::Signalled { out_of_bounds } => {
+            let got = whole_lines(got);
+            if out_of_bounds {
+                diagnose_out_of_bounds(spec, script, expected, got, false)
+            } else {
+                diagnose(spec, script, expected, got)
+            }
+        }
+        Ending::Stopped => {
+            // Every answer right, and then no end (or more output): the program went on
+            // after the end of its input.
+            let got = whole_lines(got);
+            let (normal, slips) = undo_slips(spec.bits(), expected, got);
+            if starts_with_lines(&normal, expected) {
+                return Diagnosis {
+                    mistakes: [vec![Mistake::NoStopAtEof], slips].concat(),
+                    complete: true,
+                    alternatives: Vec::new(),
+                };
+            }
+            diagnose(spec, script, expected, got)
+        }
+    }
+}
+
+/// `got` without a last line that has no newline: a program stopped while writing it.
+fn whole_lines(got: &[u8]) -> &[u8] {
+    got.iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(&got[..0], |i| &got[..=i])
+}
+
+/// [`diagnose`] for a program that stopped out of bounds: an index error, or with `flushed`
+/// false a bad memory access (a crash, which may leave its last answers in its buffer,
+/// unwritten). A mistake that puts a position out of bounds explains it when what it wrote
+/// is right for a program with that mistake (or with that mistake and one other) up to a
+/// command where such a position is reached: a program with the mistake stops at such a
+/// command, the first one or a later one, as the order in which it reaches its positions
+/// decides. With `flushed`, what it wrote is all it wrote before it stopped, so it stopped
+/// right after it; without, anywhere after it.
+fn diagnose_out_of_bounds(
+    spec: FilterSpec,
+    script: &[u8],
+    expected: &[u8],
+    got: &[u8],
+    flushed: bool,
 ) -> Diagnosis {
     let (normal, slips) = undo_slips(spec.bits(), expected, got);
     let modelled = Mistake::modelled(spec);
-    if modelled.contains(&Mistake::NoMod) {
-        let written = normal.iter().filter(|&&b| b == b'\n').count();
-        let others = modelled.iter().filter(|&&m| m != Mistake::NoMod);
+    let written = normal.iter().filter(|&&b| b == b'\n').count();
+    for cause in OutOfBounds::ALL {
+        let stopping = cause.mistake();
+        // A byte sum not taken mod m is some hundreds of bytes past the array, where C
+        // reads and writes quietly far more often than it crashes: only an index error
+        // tells of it. A negative position held in the starter's uint64_t is far past any
+        // memory the program has, and crashes it.
+        let crash_tells = match cause {
+            OutOfBounds::PastTheEnd => flushed,
+            OutOfBounds::BelowZero => true,
+        };
+        if !modelled.contains(&stopping) || !crash_tells {
+            continue;
+        }
+        let others = modelled.iter().filter(|&&m| m != stopping);
         let sets = std::iter::once(vec![]).chain(others.map(|&m| vec![m]));
         for set in sets {
-            let answers = answers_with(spec, script, &set);
-            if starts_with_lines(&answers, &normal)
-                && super::model::stops_without_mod(spec, script, &set).contains(&written)
-            {
-                let set = [vec![Mistake::NoMod], set].concat();
+            // No-mod's model stops at the first position past the end; the other keeps a
+            // negative position apart, as a program that does not stop there would.
+            let with = match cause {
+                OutOfBounds::PastTheEnd => set.clone(),
+                OutOfBounds::BelowZero => [set.clone(), vec![stopping]].concat(),
+            };
+            let answers = answers_with(spec, script, &with);
+            let stops = super::model::stops(spec, script, &set, cause);
+            let stopped_there = if flushed {
+                stops.contains(&written)
+            } else {
+                stops.iter().any(|&s| s >= written)
+            };
+            if starts_with_lines(&answers, &normal) && stopped_there {
+                let set = [vec![stopping], set].concat();
                 let mistakes = order(spec, script, expected, got, &normal, slips, set);
                 return Diagnosis {
                     mistakes,
@@ -185,8 +348,8 @@ fn starts_with_lines(whole: &[u8], part: &[u8]) -> bool {
 }
 
 /// The modelled mistakes, alone or in pairs, that give `normal` (the program's answers with
-/// its slips undone); no-mod needs a program that stopped at an index error, and is left to
-/// [`diagnose_index_error`].
+/// its slips undone); no-mod needs a program that stopped out of bounds, and is left to
+/// [`diagnose_out_of_bounds`].
 fn fitting(
     spec: FilterSpec,
     script: &[u8],
@@ -511,6 +674,8 @@ mod tests {
         );
     }
 
+    const INDEX_ERROR: Ending = Ending::Failed { index_error: true };
+
     #[test]
     fn a_program_stopped_by_an_index_error_past_the_last_bit_is_told_no_mod() {
         let spec = FilterSpec::lesson();
@@ -525,11 +690,20 @@ mod tests {
         );
         // h1 not taken mod 64 either: CHECK fig stops at h1, 310.
         for got in [h2_only.as_str(), zeros.as_str()] {
-            let found = diagnose_index_error(spec, script, &expected, got.as_bytes());
+            let found = diagnose_run(spec, script, &expected, got.as_bytes(), INDEX_ERROR);
             assert_eq!(found.mistakes, [Mistake::NoMod], "{got:?}");
             assert!(found.complete);
-            // Without an index error, the same output is no-mod's by no evidence.
+            // Without an index error, the same output is no-mod's by no evidence; nor
+            // after a crash, which a position a few hundred bytes past the end seldom gives.
             let found = diagnose(spec, script, &expected, got.as_bytes());
+            assert!(
+                !found.mistakes.contains(&Mistake::NoMod),
+                "{got:?}: {found:?}"
+            );
+            let segfault = Ending::Signalled {
+                out_of_bounds: true,
+            };
+            let found = diagnose_run(spec, script, &expected, got.as_bytes(), segfault);
             assert!(
                 !found.mistakes.contains(&Mistake::NoMod),
                 "{got:?}: {found:?}"
@@ -538,15 +712,160 @@ mod tests {
         // Stopped where no hash is 64 or more (`#` is byte 35): not no-mod.
         let script = b"BITS\nADD #\nBITS\n";
         let expected = answers_with(spec, script, &[]);
-        let found = diagnose_index_error(spec, script, &expected, zeros.as_bytes());
+        let found = diagnose_run(spec, script, &expected, zeros.as_bytes(), INDEX_ERROR);
         assert!(found.mistakes.is_empty(), "{found:?}");
         // A wrong answer before it stopped is another mistake's, named first.
         let script = b"ADD fig\nADD stop\nCHECK pots\nADD lime\n";
         let expected = answers_with(spec, script, &[]);
         let wrong = answers_with(spec, script, &[Mistake::H2FromZero]);
         assert_ne!(wrong, expected);
-        let found = diagnose_index_error(spec, script, &expected, &wrong);
+        let found = diagnose_run(spec, script, &expected, &wrong, INDEX_ERROR);
         assert_eq!(found.mistakes, [Mistake::H2FromZero, Mistake::NoMod]);
+    }
+
+    #[test]
+    fn a_crash_at_a_negative_position_is_told_truncating_mod() {
+        // One hash a key: sun's murmur3 is positive (with seed 1 too), foo's negative
+        // (position -12).
+        let spec = FilterSpec::new(Scheme::Murmur3, None, Some(1)).expect("valid");
+        let script = b"ADD sun\nBITS\nADD foo\nBITS\n";
+        let expected = answers_with(spec, script, &[]);
+        let first_bits = expected
+            .split_inclusive(|&b| b == b'\n')
+            .next()
+            .expect("BITS");
+        let segfault = Ending::Signalled {
+            out_of_bounds: true,
+        };
+        // Stopped at ADD foo, its answers so far written: by an index error or a crash.
+        for ending in [INDEX_ERROR, segfault] {
+            let found = diagnose_run(spec, script, &expected, first_bits, ending);
+            assert_eq!(found.mistakes, [Mistake::TruncatingMod], "{ending:?}");
+            assert!(found.complete, "{ending:?}");
+        }
+        // A crash may lose what is still in the program's buffer: nothing written fits too,
+        // and so does a last line cut short.
+        for got in [&b""[..], &first_bits[..10]] {
+            let found = diagnose_run(spec, script, &expected, got, segfault);
+            assert_eq!(found.mistakes, [Mistake::TruncatingMod], "{got:?}");
+        }
+        // An index error writes out everything before it: it stopped before any negative
+        // position, so something else stopped it.
+        let found = diagnose_run(spec, script, &expected, b"", INDEX_ERROR);
+        assert!(found.mistakes.is_empty(), "{found:?}");
+        // A wrong answer before the crash is not truncating-mod's.
+        let mut wrong = first_bits.to_vec();
+        wrong[0] = b'1';
+        let found = diagnose_run(spec, script, &expected, &wrong, segfault);
+        assert!(found.mistakes.is_empty(), "{found:?}");
+        // Nor is a crash where no key has a negative hash.
+        let script = b"ADD sun\nBITS\nBITS\n";
+        let expected = answers_with(spec, script, &[]);
+        let found = diagnose_run(spec, script, &expected, b"", segfault);
+        assert!(found.mistakes.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn a_flooded_or_stopped_run_is_not_told_its_last_line_lacks_a_newline() {
+        let spec = FilterSpec::lesson();
+        let script = b"ADD fig\nCHECK fig\nCHECK sun\n";
+        let expected = answers_with(spec, script, &[]);
+        assert_eq!(expected, b"MAYBE\nNO\n");
+        // Stopped in the middle of writing a line: no slip is read into the cut.
+        let found = diagnose_run(spec, script, &expected, b"MAYBE\nMAY", Ending::Stopped);
+        assert!(found.mistakes.is_empty(), "{found:?}");
+        let found = diagnose_run(spec, script, &expected, b"MAYBE\nNO", Ending::Exited);
+        assert_eq!(found.mistakes, [Mistake::NoFinalNewline], "ended by itself");
+        // Every answer right, then no end: the same with more output, or a cut line.
+        for got in [
+            &b"MAYBE\nNO\n"[..],
+            b"MAYBE\nNO\nNO\nNO\nN",
+            b"> MAYBE\n> NO\n> ",
+        ] {
+            let found = diagnose_run(spec, script, &expected, got, Ending::Stopped);
+            assert_eq!(
+                found.mistakes.first(),
+                Some(&Mistake::NoStopAtEof),
+                "{got:?}"
+            );
+            assert!(found.complete, "{got:?}");
+        }
+        // Not every answer: where no end came from is not known.
+        let found = diagnose_run(spec, script, &expected, b"MAYBE\n", Ending::Stopped);
+        assert!(found.mistakes.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn no_output_from_a_program_that_ended_well_is_told_no_output() {
+        let spec = FilterSpec::lesson();
+        let script = b"ADD fig\nBITS\n";
+        let expected = answers_with(spec, script, &[]);
+        let found = diagnose_run(spec, script, &expected, b"", Ending::Exited);
+        assert_eq!(found.mistakes, [Mistake::NoOutput]);
+        assert!(found.complete);
+        for ending in [
+            Ending::Failed { index_error: false },
+            Ending::Signalled {
+                out_of_bounds: false,
+            },
+            Ending::Stopped,
+        ] {
+            let found = diagnose_run(spec, script, &expected, b"", ending);
+            assert!(found.mistakes.is_empty(), "{ending:?}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn the_right_lines_in_another_order_are_told_out_of_order() {
+        let spec = FilterSpec::lesson();
+        let script = b"ADD fig\nCHECK fig\nBITS\nCHECK sun\n";
+        let expected = answers_with(spec, script, &[]);
+        let lines: Vec<&[u8]> = expected.split_inclusive(|&b| b == b'\n').collect();
+        // The BITS line, printed through a buffer, comes out last.
+        let got = [lines[0], lines[2], lines[1]].concat();
+        let found = diagnose(spec, script, &expected, &got);
+        assert_eq!(found.mistakes, [Mistake::OutOfOrder], "{found:?}");
+        assert!(found.complete);
+        // A line missing is no order.
+        let got = [lines[0], lines[2]].concat();
+        let found = diagnose(spec, script, &expected, &got);
+        assert!(!found.mistakes.contains(&Mistake::OutOfOrder), "{found:?}");
+        // Where a modelled mistake fits as well (answers swapped, here), it comes first and
+        // the order is the alternative that stands when other cases rule it out.
+        let script = b"ADD fig\nCHECK fig\nCHECK sun\n";
+        let expected = answers_with(spec, script, &[]);
+        let mut found = diagnose(spec, script, &expected, b"NO\nMAYBE\n");
+        assert_eq!(found.mistakes, [Mistake::AnswersSwapped], "{found:?}");
+        found.rule_out(&[Mistake::AnswersSwapped]);
+        assert_eq!(found.mistakes, [Mistake::OutOfOrder], "{found:?}");
+    }
+
+    #[test]
+    fn lines_read_in_pieces_of_a_buffers_length_are_told_lines_split() {
+        let spec = FilterSpec::lesson();
+        let long = format!(
+            "ADD {}\nBITS\nCHECK fig\n",
+            "the quick brown fox ".repeat(5)
+        );
+        let script = long.as_bytes();
+        let expected = answers_with(spec, script, &[]);
+        // fgets into 64 bytes: 63 at a time.
+        let got = answers_with(spec, script, &[Mistake::LinesSplit(63)]);
+        assert_ne!(got, expected);
+        let found = diagnose(spec, script, &expected, &got);
+        assert_eq!(found.mistakes, [Mistake::LinesSplit(63)], "{found:?}");
+        let hint = Mistake::LinesSplit(63).hint(spec);
+        assert!(hint.starts_with("lines longer than 63 bytes"), "{hint}");
+        assert!(hint.contains("`fgets` into a buffer of 64 bytes"), "{hint}");
+        // Its complaints about the pieces on stdout change nothing.
+        let noisy = [b"unknown command: own\n".as_slice(), &got].concat();
+        let found = diagnose(spec, script, &expected, &noisy);
+        assert_eq!(found.mistakes, [Mistake::LinesSplit(63)], "{found:?}");
+        // Short lines: a buffer cannot explain a wrong answer.
+        let script = b"ADD fig\nBITS\n";
+        let expected = answers_with(spec, script, &[]);
+        let found = diagnose(spec, script, &expected, b"0\n");
+        assert!(found.mistakes.is_empty(), "{found:?}");
     }
 
     #[test]

@@ -9,8 +9,15 @@ use serde::Serialize;
 
 use crate::engine::scheme::{self, FilterSpec, Scheme};
 
-pub use diagnose::{Diagnosis, Seen, contradicted, diagnose, diagnose_index_error};
-pub use model::{answers_with, stops_without_mod};
+pub use diagnose::{Diagnosis, Ending, Seen, contradicted, diagnose_run};
+pub use model::{OutOfBounds, answers_with, stops};
+
+/// The lengths a program reading into a fixed buffer may cut its lines at: a power of two
+/// (Python's `readline(64)` reads 64 bytes at most), or one less (`fgets` into a buffer of
+/// 64 bytes reads 63, keeping one for the terminating 0).
+pub const LINE_BUFFERS: [usize; 18] = [
+    15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 511, 512, 1023, 1024, 2047, 2048, 4095, 4096,
+];
 
 /// A mistake a learner's program can make, with a stable id for course tooling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -47,6 +54,14 @@ pub enum Mistake {
     NoFinalNewline,
     AnswerCase,
     ExtraWhitespace,
+    // How the program reads its lines, for every filter: a line longer than this many
+    // bytes is read in pieces, each taken as a line of its own.
+    LinesSplit(usize),
+    // The shape of a run, for every filter: seen in how its output or its end looks,
+    // rather than in answers a model gives.
+    NoOutput,
+    NoStopAtEof,
+    OutOfOrder,
 }
 
 impl From<Mistake> for &'static str {
@@ -57,7 +72,7 @@ impl From<Mistake> for &'static str {
 
 impl Mistake {
     /// Every mistake, in the order reports list them when nothing else decides.
-    pub const ALL: [Mistake; 25] = [
+    pub const ALL: [Mistake; 29] = [
         Mistake::AnyBit,
         Mistake::SplitEverySpace,
         Mistake::WhitespaceStripped,
@@ -83,6 +98,11 @@ impl Mistake {
         Mistake::NoFinalNewline,
         Mistake::AnswerCase,
         Mistake::ExtraWhitespace,
+        // One length stands for all: the id is the same for each.
+        Mistake::LinesSplit(LINE_BUFFERS[0]),
+        Mistake::NoOutput,
+        Mistake::NoStopAtEof,
+        Mistake::OutOfOrder,
     ];
 
     /// The mistakes recognised by answering a case as such a program would, for a filter
@@ -133,7 +153,11 @@ impl Mistake {
             | Mistake::NoFinalNewline
             | Mistake::AnswerCase
             | Mistake::ExtraWhitespace => true,
-            Mistake::AnyBit
+            Mistake::LinesSplit(_)
+            | Mistake::NoOutput
+            | Mistake::NoStopAtEof
+            | Mistake::OutOfOrder
+            | Mistake::AnyBit
             | Mistake::SplitEverySpace
             | Mistake::WhitespaceStripped
             | Mistake::KeyStripped
@@ -154,6 +178,42 @@ impl Mistake {
             | Mistake::TruncatingMod
             | Mistake::SeedsFromOne
             | Mistake::AbsHash => false,
+        }
+    }
+
+    /// Whether the mistake is seen in the shape of a run (no output at all, the right lines
+    /// in another order, no end after the right answers) rather than in answers a model
+    /// gives: the answers of other cases cannot tell against it.
+    pub fn is_shape(self) -> bool {
+        match self {
+            Mistake::NoOutput | Mistake::NoStopAtEof | Mistake::OutOfOrder => true,
+            Mistake::AnyBit
+            | Mistake::SplitEverySpace
+            | Mistake::WhitespaceStripped
+            | Mistake::KeyStripped
+            | Mistake::BitsReversed
+            | Mistake::AnswersSwapped
+            | Mistake::NoBitsSet
+            | Mistake::CharsNotBytes
+            | Mistake::H2FromZero
+            | Mistake::NoMod
+            | Mistake::StepModM
+            | Mistake::NoWrap32
+            | Mistake::Djb2FromZero
+            | Mistake::Fnv1Order
+            | Mistake::Djb2Additive
+            | Mistake::StepsFromOne
+            | Mistake::StepWithoutPlusOne
+            | Mistake::UnsignedHash
+            | Mistake::TruncatingMod
+            | Mistake::SeedsFromOne
+            | Mistake::AbsHash
+            | Mistake::PromptPrinted
+            | Mistake::NoFinalNewline
+            | Mistake::AnswerCase
+            | Mistake::ExtraWhitespace
+            // Read in pieces, the lines give answers a model gives too.
+            | Mistake::LinesSplit(_) => false,
         }
     }
 
@@ -185,6 +245,10 @@ impl Mistake {
             Mistake::NoFinalNewline => "no-final-newline",
             Mistake::AnswerCase => "answer-case",
             Mistake::ExtraWhitespace => "extra-whitespace",
+            Mistake::LinesSplit(_) => "lines-split",
+            Mistake::NoOutput => "no-output",
+            Mistake::NoStopAtEof => "no-stop-at-eof",
+            Mistake::OutOfOrder => "out-of-order",
         }
     }
 
@@ -303,8 +367,10 @@ impl Mistake {
                 let h = scheme::murmur3_32(b"foo", 0);
                 format!(
                     "your modulo seems to keep the hash's sign, as C's and Java's `%` do, so \
-                     a negative hash gives a negative position. Use floor modulo, as \
-                     Python's `%` does: {h} mod {m} = {}, not {}",
+                     a negative hash gives a negative position, outside the bit array: \
+                     reading or setting it gives wrong bits or a crash. Use floor modulo, as \
+                     Python's `%` does (in C, add {m} to a negative remainder): {h} mod {m} \
+                     = {}, not {}",
                     scheme::floor_mod(h, m),
                     i64::from(h) % (m as i64)
                 )
@@ -339,6 +405,37 @@ impl Mistake {
                 "your answers are spelled differently. Print exactly NO and MAYBE, in capitals"
                     .to_string()
             }
+            Mistake::LinesSplit(at) => {
+                let how = if (at + 1).is_power_of_two() {
+                    format!("as `fgets` into a buffer of {} bytes does", at + 1)
+                } else {
+                    format!("as reading into a buffer of {at} bytes does")
+                };
+                format!(
+                    "lines longer than {at} bytes seem to be split: the rest of such a line \
+                     is read as a line of its own ({how}), so a long key is cut short. Read \
+                     whole lines (in C, with `getline`, as the starter does): a key can be \
+                     hundreds of bytes long"
+                )
+            }
+            Mistake::NoOutput => "your program wrote nothing to stdout in any case, though \
+                 it ended with status 0. Its answers seem never to be written: left in a \
+                 buffer that is never flushed (C's `_exit` and Python's `os._exit` end the \
+                 program without flushing), or written to a file or to stderr. Print every \
+                 answer to stdout, and end the program normally"
+                .to_string(),
+            Mistake::NoStopAtEof => "your program gave every answer right but did not stop \
+                 at the end of its input, so the grader stopped it. When reading a line finds \
+                 the end of input (EOF), end the program: in C, `fgets` returns NULL and \
+                 `getline` returns -1 there; in Python, `for line in sys.stdin:` stops by \
+                 itself"
+                .to_string(),
+            Mistake::OutOfOrder => "your program writes the right lines in another order: \
+                 some answers overtake others, as when unbuffered writes (C's `write`, \
+                 Python's `os.write`) are mixed with buffered ones (`printf`, `print`), or \
+                 answers go to stdout through two streams. Write every answer the same way, \
+                 or flush before writing another way"
+                .to_string(),
         }
     }
 }

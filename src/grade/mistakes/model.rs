@@ -96,14 +96,46 @@ pub fn answers_with(spec: FilterSpec, script: &[u8], mistakes: &[Mistake]) -> Ve
     out
 }
 
-/// Where a program with `mistakes` that takes no position mod m may stop on `script`: for
-/// each command whose key has a position past the last bit when the hashes are not taken
-/// mod m, the number of answers written before it. Such a program stops at one of them,
-/// which one depending on the order it reaches its positions in.
-pub fn stops_without_mod(spec: FilterSpec, script: &[u8], mistakes: &[Mistake]) -> Vec<usize> {
-    let learner = Learner { spec, mistakes };
+/// A mistake that gives positions outside the bit array, where a program may stop (an
+/// index error, or a crash).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutOfBounds {
+    /// no-mod: a position past the last bit.
+    PastTheEnd,
+    /// truncating-mod: a negative position.
+    BelowZero,
+}
+
+impl OutOfBounds {
+    pub const ALL: [OutOfBounds; 2] = [OutOfBounds::PastTheEnd, OutOfBounds::BelowZero];
+
+    /// The mistake behind such positions.
+    pub fn mistake(self) -> Mistake {
+        match self {
+            OutOfBounds::PastTheEnd => Mistake::NoMod,
+            OutOfBounds::BelowZero => Mistake::TruncatingMod,
+        }
+    }
+}
+
+/// Where a program with `mistakes` and `cause` may stop on `script`: for each command
+/// whose key has a position out of bounds, the number of answers written before it. Such
+/// a program stops at one of them, which one depending on the order it reaches its
+/// positions in (and, below zero, on whether reading before the array's start stops it).
+pub fn stops(
+    spec: FilterSpec,
+    script: &[u8],
+    mistakes: &[Mistake],
+    cause: OutOfBounds,
+) -> Vec<usize> {
+    let with: Vec<Mistake> = mistakes.iter().copied().chain([cause.mistake()]).collect();
+    let learner = Learner {
+        spec,
+        mistakes: &with,
+    };
     let mut stops = Vec::new();
     let mut answers = 0;
+    let mut positions = Vec::new();
     for line in learner.lines(script) {
         let line = line.strip_suffix(b"\r").unwrap_or(&line);
         let Ok(Some(command)) = Command::parse(line) else {
@@ -111,7 +143,15 @@ pub fn stops_without_mod(spec: FilterSpec, script: &[u8], mistakes: &[Mistake]) 
         };
         match command {
             Command::Add(key) | Command::Check(key) => {
-                if learner.past_the_end_without_mod(learner.key(key)) {
+                let key = learner.key(key);
+                let out_of_bounds = match cause {
+                    OutOfBounds::PastTheEnd => learner.past_the_end_without_mod(key),
+                    OutOfBounds::BelowZero => {
+                        learner.positions(key, &mut positions);
+                        positions.iter().any(|&p| p < 0)
+                    }
+                };
+                if out_of_bounds {
                     stops.push(answers);
                 }
                 answers += usize::from(matches!(command, Command::Check(_)));
@@ -160,15 +200,37 @@ impl Learner<'_> {
         self.mistakes.contains(&m)
     }
 
-    /// The script's lines as the program reads them: with whitespace-stripped, as Python's
-    /// `line.strip()` leaves them.
+    /// With lines-split, the length lines are read in pieces of.
+    fn split_at(&self) -> Option<usize> {
+        self.mistakes.iter().find_map(|&m| {
+            if let Mistake::LinesSplit(at) = m {
+                Some(at)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The script's lines as the program reads them: with lines-split, in pieces of the
+    /// buffer's length (its newline counted, as `fgets` counts it), each a line of its own;
+    /// with whitespace-stripped, as Python's `line.strip()` leaves them.
     fn lines<'s>(&self, script: &'s [u8]) -> Vec<std::borrow::Cow<'s, [u8]>> {
         use std::borrow::Cow;
-        let lines = script.split(|&b| b == b'\n');
+        let lines: Vec<&[u8]> = match self.split_at() {
+            Some(at) => script
+                .split_inclusive(|&b| b == b'\n')
+                .flat_map(|line| line.chunks(at.max(1)))
+                .map(|piece| piece.strip_suffix(b"\n").unwrap_or(piece))
+                .collect(),
+            None => script.split(|&b| b == b'\n').collect(),
+        };
         if self.has(Mistake::WhitespaceStripped) {
-            lines.map(|l| Cow::Owned(python_strip(l))).collect()
+            lines
+                .into_iter()
+                .map(|l| Cow::Owned(python_strip(l)))
+                .collect()
         } else {
-            lines.map(Cow::Borrowed).collect()
+            lines.into_iter().map(Cow::Borrowed).collect()
         }
     }
 

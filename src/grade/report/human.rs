@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use super::{Report, Tally, shown_line};
 use crate::engine::scheme::FilterSpec;
 use crate::escape;
+use crate::grade::mistakes::Ending;
 use crate::grade::verdict::{Status, Verdict, bit_differences, first_difference};
 use crate::render::words::count;
 use crate::render::wrap::{self, Width};
@@ -74,9 +75,11 @@ impl CaseWriter {
                     [] => v.reason.clone().unwrap_or_default(),
                     named => ids(named),
                 };
-                return prose(
+                // Its later lines under the text, as a full case's are.
+                return prose_at(
                     out,
                     0,
+                    7,
                     &format!(
                         "{label:<5}  {}{hidden}: the same as {first} ({what})",
                         v.name
@@ -270,7 +273,11 @@ fn write_difference(out: &mut impl Write, spec: FilterSpec, v: &Verdict) -> io::
         }
     }
     if let Some(c) = cmd {
-        let from = c.saturating_sub(2);
+        // Two lines before the command, or from the first line when it is that near.
+        let from = match c.saturating_sub(2) {
+            near if near <= 2 => 0,
+            from => from,
+        };
         for (n, line) in script.iter().enumerate().take(c + 2).skip(from) {
             if n + 1 == script.len() && line.is_empty() {
                 break;
@@ -329,10 +336,14 @@ pub fn describe_bits(bits: &[(usize, u8, u8)]) -> String {
 /// A line of prose, `indent` spaces in, wrapped to fit the window (80 columns when the
 /// report is not shown on a terminal), its later lines two spaces further in.
 fn prose(out: &mut impl Write, indent: usize, text: &str) -> io::Result<()> {
+    prose_at(out, indent, indent + 2, text)
+}
+
+/// [`prose`] with its first line `indent` spaces in and the others `rest`.
+fn prose_at(out: &mut impl Write, indent: usize, rest: usize, text: &str) -> io::Result<()> {
     let width = Width::for_stdout().columns();
-    let first = " ".repeat(indent);
-    let rest = " ".repeat(indent + 2);
-    for line in wrap::hanging(text, &first, &rest, width) {
+    let (first, rest) = (" ".repeat(indent), " ".repeat(rest));
+    for line in wrap::filled(text, &first, &rest, width) {
         writeln!(out, "{line}")?;
     }
     Ok(())
@@ -401,26 +412,175 @@ pub fn write_summary(out: &mut impl Write, report: &Report) -> io::Result<()> {
         )?,
         _ => {}
     }
-    if weak {
-        let advice = format!(
-            "no mistake the grader knows explains {}: compare \
-             your program's positions for a key of a failing case with the tutor's, for example \
-             `echo 'EXPLAIN fig' | {}{}`",
-            of_failing(None, failed),
-            crate::invoked::tutor(),
-            spec_flags(report.spec)
-        );
-        prose(out, 0, &advice)?;
-    }
+    write_unexplained(out, report, weak)?;
     for (i, t) in tallies.iter().enumerate() {
-        let lead = match (i, weak) {
-            (0, false) => "most likely mistake:",
-            (0, true) => "a mistake that fits only some of them:",
+        let lead = match (i, weak, failed) {
+            (0, false, _) => "most likely mistake:",
+            (0, true, 1) => "a mistake that explains only part of the failing case:",
+            (0, true, _) => "a mistake that fits only some of the failing cases:",
             _ => "and also:",
         };
         prose(out, 0, &format!("{lead} {}", tally_words(t, failed)))?;
     }
     write_score(out, report)
+}
+
+/// Where to look for what no mistake explains, by how those cases went: a limit's cases
+/// are told about the limit, crashes about the crash, and when most wrong answers are
+/// unexplained, how to compare the program's positions with the tutor's for a key of the
+/// first of them.
+fn write_unexplained(out: &mut impl Write, report: &Report, weak: bool) -> io::Result<()> {
+    let unexplained: Vec<&Verdict> = report
+        .verdicts
+        .iter()
+        .filter(|v| !v.passed() && !v.diagnosis.complete)
+        .collect();
+    let of = |status: Status| unexplained.iter().filter(move |v| v.status == status);
+    for status in [
+        Status::Timeout,
+        Status::CpuLimit,
+        Status::Flood,
+        Status::MemoryLimit,
+        Status::FileLimit,
+    ] {
+        let n = of(status).count();
+        if let Some((what, look)) = limit_advice(status).filter(|_| n > 0) {
+            let cases = count(n, "case", "cases");
+            prose(out, 0, &format!("your program {what} in {cases}: {look}"))?;
+        }
+    }
+    let crashed: Vec<&&Verdict> = of(Status::Crash).collect();
+    if !crashed.is_empty() {
+        let cases = count(crashed.len(), "case", "cases");
+        let out_of_bounds = |v: &&&Verdict| {
+            matches!(
+                v.ending,
+                Ending::Signalled {
+                    out_of_bounds: true
+                } | Ending::Failed { index_error: true }
+            )
+        };
+        let advice = if crashed.iter().all(out_of_bounds) {
+            format!(
+                "your program crashed in {cases} ({}); an index outside an array often \
+                 does that: check that every position it reads or sets is from 0 to {}",
+                crashed[0].reason.as_deref().unwrap_or("it crashed"),
+                report.spec.bits() - 1
+            )
+        } else {
+            let why = crashed[0].reason.as_deref().unwrap_or("it crashed");
+            // A hidden case's stderr is not shown.
+            let told = crashed
+                .iter()
+                .any(|v| !v.hidden && !v.stderr_tail.trim_ascii().is_empty());
+            let look = if told {
+                "the end of its stderr, shown above, tells where"
+            } else {
+                "run it by hand on a case's commands to see where"
+            };
+            format!("your program crashed in {cases} ({why}): {look}")
+        };
+        prose(out, 0, &advice)?;
+    }
+    let wrong: Vec<&&Verdict> = of(Status::Fail).collect();
+    if !weak || wrong.is_empty() {
+        return Ok(());
+    }
+    let failed = report.failed();
+    let which = match (wrong.len(), failed) {
+        (_, 1) => "the failing case".to_string(),
+        (n, f) if n == f => format!("any of the {f} failing cases"),
+        (n, f) => format!("{n} of the {f} failing cases"),
+    };
+    let tutor = format!(
+        "{}{}",
+        crate::invoked::tutor(),
+        full_spec_flags(report.spec)
+    );
+    // A hidden case's keys are never shown.
+    let example = wrong
+        .iter()
+        .find(|v| !v.hidden)
+        .and_then(|v| Some((v, example_key(v)?)));
+    let advice = match example {
+        Some((v, key)) => {
+            let line = crate::invoked::shell_quote_bytes(&[b"EXPLAIN ".as_slice(), &key].concat());
+            format!(
+                "no mistake the grader knows explains {which}: compare your program's \
+                 positions for a key of case {} with the tutor's, which `echo {line} | \
+                 {tutor}` shows",
+                v.name
+            )
+        }
+        None => format!(
+            "no mistake the grader knows explains {which}: compare your program's positions \
+             for a key of a failing case with the tutor's, which EXPLAIN and the key show \
+             in `{tutor}`"
+        ),
+    };
+    prose(out, 0, &advice)
+}
+
+/// For a status that a limit gives, what the program did and where to look.
+fn limit_advice(status: Status) -> Option<(&'static str, &'static str)> {
+    const NO_END: &str = "look for a loop that never ends, such as one that goes on \
+        reading after the end of its input (EOF) instead of stopping there";
+    match status {
+        Status::Timeout => Some(("did not end in time", NO_END)),
+        Status::CpuLimit => Some(("used up its CPU time", NO_END)),
+        Status::Flood => Some((
+            "wrote far more than its answers",
+            "look for a loop that prints without end, such as one that goes on after the \
+             end of its input (EOF)",
+        )),
+        Status::MemoryLimit => Some((
+            "ran out of memory",
+            "look for a list, a string or a buffer that grows without end",
+        )),
+        Status::FileLimit => Some((
+            "wrote a file past the size limit",
+            "write the answers to stdout; the exercise needs no file",
+        )),
+        Status::Pass | Status::Fail | Status::Crash | Status::UsedTutor | Status::Error => None,
+    }
+}
+
+/// The flags that name the filter in full, so that a command shows its arithmetic
+/// whatever the tutor's default.
+fn full_spec_flags(spec: FilterSpec) -> String {
+    format!(
+        " --scheme {} -m {} -k {}",
+        spec.scheme().name(),
+        spec.bits(),
+        spec.hashes()
+    )
+}
+
+/// A key of a case whose answers are wrong, to show the tutor's positions for: the key of
+/// the CHECK whose answer is the first wrong one, or else the first key added before it.
+/// Keys a shell or the report could mangle (a backtick, a backslash, an empty key) are
+/// passed over, and long ones or ones with bytes to escape are taken only when no other
+/// will do. `None` when no key will do.
+fn example_key(v: &Verdict) -> Option<Vec<u8>> {
+    use crate::script::command::Command;
+    let d = first_difference(&v.expected, &v.got)?;
+    let lines: Vec<&[u8]> = v.script.split(|&b| b == b'\n').collect();
+    let upto = command_for_output_line(&v.script, d.line).unwrap_or(lines.len() - 1);
+    let mut keys: Vec<&[u8]> = Vec::new();
+    for (i, line) in lines.iter().enumerate().take(upto + 1) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        match Command::parse(line) {
+            Ok(Some(Command::Check(key))) if i == upto => keys.insert(0, key),
+            Ok(Some(Command::Add(key))) => keys.push(key),
+            _ => {}
+        }
+    }
+    keys.retain(|k| !k.is_empty() && !k.contains(&b'`') && !k.contains(&b'\\'));
+    let plain = |k: &&[u8]| k.len() <= 40 && k.iter().all(|&b| (b' '..=b'~').contains(&b));
+    keys.iter()
+        .find(|k| plain(k))
+        .or(keys.first())
+        .map(|k| k.to_vec())
 }
 
 fn write_score(out: &mut impl Write, report: &Report) -> io::Result<()> {
@@ -429,13 +589,12 @@ fn write_score(out: &mut impl Write, report: &Report) -> io::Result<()> {
     writeln!(out, "score: {} of {max} {points}", report.score())
 }
 
-/// How much of the `failed` cases `explained` of them are: "the failing case", "most of
-/// the 3 failing cases", "2 of the 5 failing cases".
-fn of_failing(explained: Option<usize>, failed: usize) -> String {
-    match (explained, failed) {
-        (_, 1) => "the failing case".to_string(),
-        (None, n) => format!("most of the {n} failing cases"),
-        (Some(e), n) => format!("{e} of the {n} failing cases"),
+/// How much of the `failed` cases `explained` of them are: "the failing case", "2 of the
+/// 5 failing cases".
+fn of_failing(explained: usize, failed: usize) -> String {
+    match failed {
+        1 => "the failing case".to_string(),
+        n => format!("{explained} of the {n} failing cases"),
     }
 }
 
@@ -493,7 +652,7 @@ fn tally_words(t: &Tally, failed: usize) -> String {
     if t.alone > 0 {
         parts.push(format!(
             "which alone explains {}",
-            of_failing(Some(t.alone), failed)
+            of_failing(t.alone, failed)
         ));
     }
     if t.together > 0 {
@@ -548,6 +707,50 @@ mod tests {
         assert!(text.contains(r#""\u{1b}[2J\rMAYBE\n""#), "{text}");
         assert!(text.contains(r"| \u{1b}]0;owned\u{7}"), "{text}");
         assert!(text.contains(r"| \r15 of 15 case(s) passed"), "{text}");
+    }
+
+    #[test]
+    fn a_case_failing_as_an_earlier_one_goes_on_under_the_status_column() {
+        use crate::engine::scheme::Scheme;
+        use crate::grade::runner::{End, Run};
+        let spec = FilterSpec::new(Scheme::Murmur3, None, None).expect("valid");
+        let mut writer = CaseWriter::default();
+        let mut out = Vec::new();
+        for name in ["lesson-example", "negative-hashes"] {
+            let case = crate::grade::cases::find(spec, name).expect("a built-in case");
+            let run = Run {
+                stdout: Vec::new(),
+                stderr_tail: Vec::new(),
+                end: End::Signalled(6),
+                limit: None,
+                note: None,
+            };
+            let expected = crate::grade::expected_answers(spec, &case.script);
+            let verdict =
+                crate::grade::verdict::judge(spec, &case, expected, run, 5.0, 1 << 20, 0.1);
+            out.clear();
+            writer
+                .write(&mut out, spec, &verdict)
+                .expect("writing to a Vec");
+        }
+        let text = String::from_utf8(out).expect("the report is UTF-8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[0].starts_with("CRASH  negative-hashes: the same as lesson-example"),
+            "{text}"
+        );
+        let one_line = lines.concat().len();
+        assert_eq!(
+            lines.len() > 1,
+            one_line > Width::for_stdout().columns(),
+            "wrapped only when too long: {text}"
+        );
+        for line in &lines[1..] {
+            assert!(
+                line.starts_with("       ") && !line.starts_with("        "),
+                "7 spaces in, as the case's text: {text}"
+            );
+        }
     }
 
     #[test]
