@@ -6,8 +6,8 @@ use serde::Serialize;
 use super::cases::Case;
 use super::mistakes::{self, Diagnosis, Mistake};
 use super::runner::{End, Limit, Run};
-use super::sandbox::show_size;
 use crate::engine::scheme::FilterSpec;
+use crate::units::show_size;
 
 /// How a case ended, as the reports spell it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -50,6 +50,25 @@ impl Status {
             Status::UsedTutor => "TUTOR",
             Status::Error => "ERROR",
         }
+    }
+
+    /// Every status, in the order reports list them.
+    pub const ALL: [Status; 10] = [
+        Status::Pass,
+        Status::Fail,
+        Status::Timeout,
+        Status::Crash,
+        Status::Flood,
+        Status::MemoryLimit,
+        Status::CpuLimit,
+        Status::FileLimit,
+        Status::UsedTutor,
+        Status::Error,
+    ];
+
+    /// The status a JSON report calls `name`.
+    pub fn from_name(name: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.name() == name)
     }
 
     /// The name in JSON reports.
@@ -143,56 +162,10 @@ pub fn judge(
     output_cap: usize,
     seconds: f64,
 ) -> Verdict {
-    let same = run.stdout == expected;
-    let (status, reason) = match (run.limit, run.end) {
-        (Some(Limit::Memory(bytes)), _) => (
-            Status::MemoryLimit,
-            Some(format!(
-                "stopped by the memory limit: it may use {} of address space (--memory)",
-                show_size(bytes)
-            )),
-        ),
-        (Some(Limit::Cpu(seconds)), _) => (
-            Status::CpuLimit,
-            Some(format!(
-                "stopped by the CPU time limit: it may use {seconds} s of CPU (--cpu)"
-            )),
-        ),
-        (Some(Limit::FileSize(bytes)), _) => (
-            Status::FileLimit,
-            Some(format!(
-                "stopped by the file size limit: it may write files of up to {} (--file-size)",
-                show_size(bytes)
-            )),
-        ),
-        (None, end) => match end {
-            End::TimedOut => (
-                Status::Timeout,
-                Some(format!(
-                    "no end within {timeout} s; the program was stopped"
-                )),
-            ),
-            End::Flooded => (
-                Status::Flood,
-                Some(format!(
-                    "wrote more than {} KiB; the program was stopped",
-                    output_cap / 1024
-                )),
-            ),
-            End::Signalled(sig) => (Status::Crash, Some(signal_reason(sig))),
-            End::Exited(code) if code != 0 => {
-                (Status::Crash, Some(format!("exited with status {code}")))
-            }
-            End::UsedTutor => (
-                Status::UsedTutor,
-                Some(format!(
-                    "it ran the tutor, which is the answer key, and was stopped: {}",
-                    run.note.as_deref().unwrap_or("a process it started ran it")
-                )),
-            ),
-            End::Exited(_) if same => (Status::Pass, None),
-            End::Exited(_) => (Status::Fail, None),
-        },
+    let (status, reason) = match stopped(&run, timeout, output_cap) {
+        Some((status, reason)) => (status, Some(reason)),
+        None if run.stdout == expected => (Status::Pass, None),
+        None => (Status::Fail, None),
     };
     let diagnosis = if matches!(status, Status::Pass | Status::UsedTutor) {
         Diagnosis::default()
@@ -215,6 +188,56 @@ pub fn judge(
         script: case.script.clone(),
         seconds,
     }
+}
+
+/// How `run` was stopped before it could end by itself with status 0, and why in words:
+/// a limit, the timeout (`timeout` seconds), more output than `output_cap` bytes, a
+/// crash, or the tutor run. `None` for a run that ended well, whatever it printed.
+pub fn stopped(run: &Run, timeout: f64, output_cap: usize) -> Option<(Status, String)> {
+    let stopped = match (run.limit, run.end) {
+        (Some(Limit::Memory(bytes)), _) => (
+            Status::MemoryLimit,
+            format!(
+                "stopped by the memory limit: it may use {} of address space (--memory)",
+                show_size(bytes)
+            ),
+        ),
+        (Some(Limit::Cpu(seconds)), _) => (
+            Status::CpuLimit,
+            format!("stopped by the CPU time limit: it may use {seconds} s of CPU (--cpu)"),
+        ),
+        (Some(Limit::FileSize(bytes)), _) => (
+            Status::FileLimit,
+            format!(
+                "stopped by the file size limit: it may write files of up to {} (--file-size)",
+                show_size(bytes)
+            ),
+        ),
+        (None, End::TimedOut) => (
+            Status::Timeout,
+            format!("no end within {timeout} s; the program was stopped"),
+        ),
+        (None, End::Flooded) => (
+            Status::Flood,
+            format!(
+                "wrote more than {} KiB; the program was stopped",
+                output_cap / 1024
+            ),
+        ),
+        (None, End::Signalled(sig)) => (Status::Crash, signal_reason(sig)),
+        (None, End::Exited(code)) if code != 0 => {
+            (Status::Crash, format!("exited with status {code}"))
+        }
+        (None, End::UsedTutor) => (
+            Status::UsedTutor,
+            format!(
+                "it ran the tutor, which is the answer key, and was stopped: {}",
+                run.note.as_deref().unwrap_or("a process it started ran it")
+            ),
+        ),
+        (None, End::Exited(_)) => return None,
+    };
+    Some(stopped)
 }
 
 /// Whether a crashed program's stderr tells of an index past the end of an array, as
@@ -295,6 +318,14 @@ mod tests {
     fn difference(expected: &[u8], got: &[u8], want: Found<'_>) {
         let found = first_difference(expected, got).map(|d| (d.line, d.expected, d.got));
         assert_eq!(found, want, "{expected:?} against {got:?}");
+    }
+
+    #[test]
+    fn every_status_reads_back_from_its_name() {
+        for status in Status::ALL {
+            assert_eq!(Status::from_name(status.name()), Some(status));
+        }
+        assert_eq!(Status::from_name("passed"), None);
     }
 
     #[test]

@@ -439,10 +439,17 @@ fn of_failing(explained: Option<usize>, failed: usize) -> String {
     }
 }
 
-/// When every case crashed before its first answer, says that the program did not run and
-/// shows why in its stderr; false, writing nothing, when some case got further.
+/// When every case crashed (or was stopped by a limit) before its first answer, says that
+/// the program did not run and shows why in its stderr, or names the limit that stopped
+/// it; false, writing nothing, when some case got further.
 fn write_never_ran(out: &mut impl Write, report: &Report) -> io::Result<bool> {
-    let never_ran = |v: &Verdict| v.status == Status::Crash && v.got.is_empty();
+    let never_ran = |v: &Verdict| {
+        v.got.is_empty()
+            && matches!(
+                v.status,
+                Status::Crash | Status::MemoryLimit | Status::CpuLimit | Status::FileLimit
+            )
+    };
     let Some(first) = report.verdicts.first() else {
         return Ok(false);
     };
@@ -462,19 +469,45 @@ fn write_never_ran(out: &mut impl Write, report: &Report) -> io::Result<bool> {
              answer could be checked"
         ),
     )?;
+    // A limit set too low for the program to start is the grader's setting, not the
+    // program's fault: say which, and the default.
+    let limit = match first.status {
+        _ if report.verdicts.iter().any(|v| v.status != first.status) => None,
+        Status::MemoryLimit => Some(("--memory", crate::cli::DEFAULT_MEMORY)),
+        Status::CpuLimit => Some(("--cpu", crate::cli::DEFAULT_CPU)),
+        Status::FileLimit => Some(("--file-size", crate::cli::DEFAULT_FILE_SIZE)),
+        Status::Pass
+        | Status::Fail
+        | Status::Timeout
+        | Status::Crash
+        | Status::Flood
+        | Status::UsedTutor
+        | Status::Error => None,
+    };
+    if let Some((flag, default)) = limit {
+        prose(
+            out,
+            0,
+            &format!(
+                "the limit stopped it before it could answer: if the program needs more to \
+                 start, grade again with a higher {flag} (the default is {flag} {default})"
+            ),
+        )?;
+    }
     // A hidden case's stderr may echo its input: show the first one that is not hidden.
     match report.verdicts.iter().find(|v| !v.hidden) {
         Some(v) if !v.stderr_tail.trim_ascii().is_empty() => {
-            prose(
-                out,
-                0,
-                &format!(
+            let lead = match limit {
+                Some(_) => format!("the end of its stderr (case {}):", v.name),
+                None => format!(
                     "its stderr says why (case {}); fix that first, then grade again:",
                     v.name
                 ),
-            )?;
+            };
+            prose(out, 0, &lead)?;
             write_stderr_at(out, 2, &v.stderr_tail)?;
         }
+        Some(_) if limit.is_some() => {}
         Some(_) => prose(
             out,
             0,
