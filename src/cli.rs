@@ -328,11 +328,20 @@ pub struct CalcArgs {
 
 /// `bloom-tutor grade -- PROGRAM [ARGS...]`
 // The exercise is a plain filter: --counting and --counter-bits are kept out of the help,
-// and refused with a message that says why when given.
+// and refused with a message that says why when given. No flag is taken and then left
+// unused: each one that does nothing in a mode (`--timeout` with `--list`, `--scheme`
+// with `--class`) conflicts with it, and clap refuses the pair. (`requires` alone is not
+// enough: clap does not check it when the flag required conflicts with one given, so
+// `--build` with `--class` would pass unseen.)
 #[derive(Debug, Args)]
 #[command(
-    mut_arg("counting", |a| a.hide(true)),
-    mut_arg("counter_bits", |a| a.hide(true))
+    mut_arg("counting", |a| a.hide(true).conflicts_with("class")),
+    mut_arg("counter_bits", |a| a.hide(true).conflicts_with("class")),
+    mut_arg("scheme", |a| a.conflicts_with("class")),
+    mut_arg("bits", |a| a.conflicts_with("class")),
+    mut_arg("hashes", |a| a.conflicts_with("class")),
+    after_long_help = GRADE_AFTER_HELP,
+    group(clap::ArgGroup::new("whole_class").args(["submissions", "class"]))
 )]
 pub struct GradeArgs {
     /// The exercise's filter: --scheme, and -m/-k for a teacher's variant of another size
@@ -344,11 +353,11 @@ pub struct GradeArgs {
     pub list: bool,
 
     /// Print one case's script and expected answers, to reproduce it by hand
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with = "case")]
     pub show: Option<String>,
 
     /// With --show, print only the script, byte for byte, to save and feed to a program
-    #[arg(long, requires = "show")]
+    #[arg(long, requires = "show", conflicts_with_all = ["list", "save", "class"])]
     pub raw: bool,
 
     /// Write every case to DIR as NAME.in (the script) and NAME.out (the expected answers)
@@ -356,32 +365,40 @@ pub struct GradeArgs {
     pub save: Option<PathBuf>,
 
     /// Run only this case (repeat for more)
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with = "class")]
     pub case: Vec<String>,
 
     /// Add N generated cases, named random-SEED-1 to random-SEED-N (at most 10000)
-    #[arg(long, value_name = "N", default_value_t = 0,
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "class",
           value_parser = clap::value_parser!(u32).range(0..=MAX_RANDOM_CASES))]
     pub random: u32,
 
     /// Seed for --random: the same seed gives the same cases (default: a new one, printed)
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", conflicts_with = "class")]
     pub seed: Option<u64>,
 
-    /// Cases run at once (default: the number of cores)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    /// Cases run at once, or with --submissions students graded at once (default: the
+    /// number of cores)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256),
+          conflicts_with_all = NOT_RUN)]
     pub jobs: Option<u32>,
 
-    /// Seconds each case may take before the program is stopped
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT, value_parser = parse_timeout)]
+    /// Seconds each case (and each --build) may take before the program is stopped
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIMEOUT, value_parser = parse_timeout,
+          conflicts_with_all = NOT_RUN)]
     pub timeout: f64,
 
     /// Report format: human, json (for course tooling), exercism (results.json) or junit
-    #[arg(long, value_name = "FORMAT", default_value = "human")]
+    ///
+    /// With --submissions or --class, json is one document with each student's report
+    /// and the class summary, and junit one testsuite per student; exercism is one
+    /// learner's results and is refused for a class.
+    #[arg(long, value_name = "FORMAT", default_value = "human",
+          conflicts_with_all = ["list", "show", "save"])]
     pub format: GradeFormat,
 
     /// The same as --format json
-    #[arg(long, conflicts_with = "format")]
+    #[arg(long, conflicts_with_all = ["format", "list", "show", "save"])]
     pub json: bool,
 
     /// Summarise a class from JSON reports (one per student), instead of grading
@@ -390,23 +407,34 @@ pub struct GradeArgs {
 
     /// Grade on the case files in DIR (NAME.in, and NAME.out, NAME.toml when given)
     /// instead of the built-in cases
-    #[arg(long, value_name = "DIR")]
+    ///
+    /// NAME.in is the script (ADD, CHECK and BITS lines). NAME.out, when there, must hold
+    /// the tutor's answers. NAME.toml sets the case's description, points and whether it
+    /// is hidden, one `key = value` a line: `description = "two keys with one h1"`,
+    /// `weight = 3` (points, 1 to 1000, default 1), `hidden = true` (default false: a
+    /// hidden case reports pass or fail, never its script or answers). The same settings
+    /// may instead open NAME.in as `# key: value` lines (`# weight: 3`), which the program
+    /// never sees. See the end of this help for an example.
+    #[arg(long, value_name = "DIR", conflicts_with = "class")]
     pub cases: Option<PathBuf>,
 
-    /// Memory (address space) each program may use: 512M, 2G, or none
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = limit_size)]
+    /// Memory (address space) each program may use: 512M, 2G, or none (at least 16M)
+    #[arg(long, value_name = "SIZE", default_value = DEFAULT_MEMORY, value_parser = memory_size,
+          conflicts_with_all = NOT_RUN)]
     pub memory: Limited,
 
     /// CPU seconds each program may use, or none
-    #[arg(long, value_name = "SECS", default_value = "10", value_parser = limit_seconds)]
+    #[arg(long, value_name = "SECS", default_value = DEFAULT_CPU, value_parser = limit_seconds,
+          conflicts_with_all = NOT_RUN)]
     pub cpu: Limited,
 
-    /// The largest file each program may write: 16M, or none
-    #[arg(long, value_name = "SIZE", default_value = "16M", value_parser = limit_size)]
+    /// The largest file each program may write: 16M, or none (at least 1M)
+    #[arg(long, value_name = "SIZE", default_value = DEFAULT_FILE_SIZE, value_parser = file_size,
+          conflicts_with_all = NOT_RUN)]
     pub file_size: Limited,
 
     /// Run each program with no network and a private process view (Linux user namespaces)
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = NOT_RUN)]
     pub isolate: bool,
 
     /// Grade a class: every folder in DIR is a student, `{}` in the program's words is
@@ -414,12 +442,39 @@ pub struct GradeArgs {
     #[arg(long, value_name = "DIR", conflicts_with_all = ["show", "list", "save", "class"])]
     pub submissions: Option<PathBuf>,
 
-    /// With --submissions, write one row per student to FILE
-    #[arg(long, value_name = "FILE", requires = "submissions")]
+    /// With --submissions, first run COMMAND once in each student's place, as
+    /// `--build 'cc -O2 -o {}/bloom {}/bloom.c'`
+    ///
+    /// COMMAND is split at spaces (no shell: for more than one command, name a script),
+    /// `{}` in it is the student's folder, and it runs with the programs' limits and
+    /// --timeout. A student whose build fails is not graded, and their report says why
+    /// with the compiler's first lines.
+    #[arg(long, value_name = "COMMAND", requires = "submissions", conflicts_with_all = NOT_RUN)]
+    pub build: Option<OsString>,
+
+    /// With --submissions or --class, write one row per student to FILE
+    ///
+    /// Its columns: student; score and max_score (points); cases_passed and cases_total;
+    /// status: pass, fail (wrong answers), timeout, crash, limit (stopped by --memory,
+    /// --cpu, --file-size or for writing too much), used-tutor, error (a case the grader
+    /// could not run) or not-graded (nothing could run: a missing file, a failed --build);
+    /// a student whose cases failed in several ways gets the way of most of the cases
+    /// stopped before their end, and fail only when every failing case gave wrong answers;
+    /// mistakes (the ids named, most cases first); note (why, in words: `3 cases timed
+    /// out, 2 gave wrong answers`, or why the student was not graded); report (the
+    /// student's JSON report file, when there is one).
+    #[arg(long, value_name = "FILE", requires = "whole_class",
+          conflicts_with_all = ["list", "show", "save"])]
     pub csv: Option<PathBuf>,
 
-    /// With --submissions, write each student's JSON report to DIR/NAME.json
-    #[arg(long, value_name = "DIR", requires = "submissions")]
+    /// With --submissions, write each student's JSON report to DIR/NAME.json (a name that
+    /// is not a safe file name is changed: the CSV's report column and the summary say so)
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "submissions",
+        conflicts_with_all = NOT_RUN
+    )]
     pub reports: Option<PathBuf>,
 
     /// Run one program for a grader (internal)
@@ -443,22 +498,92 @@ pub struct GradeArgs {
     pub stage_file_size: Option<u64>,
 
     /// The program to grade and its arguments, after `--` (run directly, not through a shell)
-    #[arg(last = true, value_name = "PROGRAM")]
+    #[arg(last = true, value_name = "PROGRAM", conflicts_with_all = NOT_RUN)]
     pub program: Vec<OsString>,
 }
+
+/// The modes of `grade` that run no program: a flag that only matters to a run (a limit,
+/// `--jobs`, the program) conflicts with each of them.
+const NOT_RUN: [&str; 4] = ["list", "show", "save", "class"];
+
+/// The end of `grade --help`: a teacher's case settings, and compiled languages. Its
+/// examples are flags to add to a grade command, short enough that clap never wraps them.
+const GRADE_AFTER_HELP: &str = "\
+A case's settings, in NAME.toml beside NAME.in (lines starting with # are
+comments; description is in double quotes, with \\\" \\\\ \\n \\t as escapes):
+
+    description = \"anagrams: the same h1, told apart by h2\"
+    weight = 3
+    hidden = false
+
+or at the top of NAME.in, before its first command (no quotes there):
+
+    # description: anagrams: the same h1, told apart by h2
+    # weight: 3
+
+Compiled languages: with --submissions, --build compiles each student's
+program before their cases, and the program graded is the file it made. For
+students who hand in bloom.c, add to the grade command:
+
+    --build 'cc -O2 -o {}/bloom {}/bloom.c' -- {}/bloom
+
+A build runs like the programs: with their limits and --timeout (give a slow
+compiler more), in an empty folder that is also its HOME, and with a PATH of
+the system's folders only. So rustup's `rustc`, which needs your HOME, cannot
+run there; the toolchain's own rustc, which `rustup which rustc` names, can:
+
+    --build \"$(rustup which rustc) -O -o {}/bloom {}/bloom.rs\" -- {}/bloom
+
+For one learner, compile first, then grade the program it made: `-- ./bloom`.
+";
 
 /// A limit: a number, or none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limited(pub Option<u64>);
 
-fn limit_size(s: &str) -> Result<Limited, String> {
+/// `--memory` unless given: the address space each graded program may use.
+pub const DEFAULT_MEMORY: &str = "1G";
+
+/// `--cpu` unless given, in seconds.
+pub const DEFAULT_CPU: &str = "10";
+
+/// `--file-size` unless given.
+pub const DEFAULT_FILE_SIZE: &str = "16M";
+
+/// `--memory`: below this a program cannot even start (a dynamic loader maps more), so a
+/// smaller size is a unit left out (`--memory 512` for 512M), refused before any student
+/// is failed for it.
+pub const MIN_MEMORY: u64 = 16 << 20;
+
+/// `--file-size`: below this a compiler (`--build`) cannot write a program, and a size
+/// without its unit (`--file-size 16`) is the likely mistake.
+pub const MIN_FILE_SIZE: u64 = 1 << 20;
+
+fn memory_size(s: &str) -> Result<Limited, String> {
+    limit_size(s, MIN_MEMORY, "for a program to start", "512M or 2G")
+}
+
+fn file_size(s: &str) -> Result<Limited, String> {
+    limit_size(s, MIN_FILE_SIZE, "for a compiled program", "16M or 1G")
+}
+
+/// A size of at least `least` bytes (the least `for` something), or none; `examples` are
+/// sizes to write instead.
+fn limit_size(s: &str, least: u64, what_for: &str, examples: &str) -> Result<Limited, String> {
     if s.eq_ignore_ascii_case("none") {
         return Ok(Limited(None));
     }
-    crate::units::parse_size(s).and_then(|n| match n {
-        0 => Err("expected a size above 0, or none".to_string()),
-        n => Ok(Limited(Some(n))),
-    })
+    let n = crate::units::parse_size(s)?;
+    if n < least {
+        let shown = crate::escape::escape_prefix(s.as_bytes());
+        let at_least = crate::units::show_size(least);
+        return Err(format!(
+            "`{shown}` is {}, too little {what_for} (at least {at_least}); \
+             write the unit, K, M or G, as in {examples}, or none for no limit",
+            crate::units::show_size(n)
+        ));
+    }
+    Ok(Limited(Some(n)))
 }
 
 fn limit_seconds(s: &str) -> Result<Limited, String> {
@@ -501,7 +626,7 @@ fn parse_timeout(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(t) if t > 0.0 && t <= 3600.0 => Ok(t),
         _ => Err(format!(
-            "expected a number of seconds between 0 and 3600, got `{s}`"
+            "expected a number of seconds above 0 and at most 3600, got `{s}`"
         )),
     }
 }

@@ -648,6 +648,16 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
+/// A size for a person: `1 GiB`, `16 MiB`, `300 bytes`.
+pub fn show_size(bytes: u64) -> String {
+    for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
+            return format!("{} {unit}", bytes >> shift);
+        }
+    }
+    format!("{bytes} bytes")
+}
+
 /// A limit in bytes (memory, file size) as a person writes it: `1048576`, `512K`, `64M`, `1G`, `1GiB`, `2MB`
 /// (K, M, G are powers of 1024 whether or not an `i` or a `B` follows, as `ulimit` and
 /// most tools that set limits read them).

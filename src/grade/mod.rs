@@ -71,8 +71,12 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         };
         return sandbox::stage::run(limits, args.stage_inner, &args.program);
     }
+    let whole_class = !args.class.is_empty() || args.submissions.is_some();
+    if whole_class && args.format() == GradeFormat::Exercism {
+        anyhow::bail!(class::EXERCISM_CLASS);
+    }
     if !args.class.is_empty() {
-        return class::run(&args.class, out);
+        return class::run(args, out);
     }
     let spec = args.filter.spec()?;
     if spec.counting().is_some() {
@@ -128,9 +132,15 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    // The flags that choose these cases, for every grade command printed below.
+    let flags = format!("{}{}", report::human::spec_flags(spec), cases_flag(args));
+    let list = match seed {
+        Some(seed) => format!("{flags} --random {} --seed {seed}", args.random),
+        None => flags.clone(),
+    };
     if let Some(name) = &args.show {
-        let case = find(&all, spec, name)?;
-        show(out, spec, &case, args.raw)?;
+        let case = find(&all, spec, name, &list)?;
+        show(out, spec, &case, args.raw, &flags)?;
         return Ok(ExitCode::SUCCESS);
     }
     let chosen = if args.case.is_empty() {
@@ -138,7 +148,7 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     } else {
         args.case
             .iter()
-            .map(|name| find(&all, spec, name))
+            .map(|name| find(&all, spec, name, &list))
             .collect::<anyhow::Result<Vec<_>>>()?
     };
     if let Some(dir) = &args.save {
@@ -146,9 +156,17 @@ pub fn run(args: &GradeArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.program.is_empty() {
+        // The example keeps the flags given, so that it grades on the same cases.
         let tutor = crate::invoked::tutor();
+        let (flags, program) = match &args.submissions {
+            Some(dir) => (
+                format!("{list} --submissions {}", crate::invoked::shell_path(dir)),
+                "python3 {}/bloom.py",
+            ),
+            None => (list, "python3 bloom.py"),
+        };
         anyhow::bail!(
-            "no program to grade, expected `{tutor} grade -- PROGRAM [ARGS...]` (for example `{tutor} grade -- python3 bloom.py`)"
+            "no program to grade, expected `{tutor} grade{flags} -- PROGRAM [ARGS...]` (for example `{tutor} grade{flags} -- {program}`)"
         );
     }
     let expected = chosen
@@ -217,25 +235,43 @@ pub fn refusal(cli: &crate::cli::Cli) -> Option<String> {
     }
 }
 
-/// The case called `name` among `all`, or a generated one its name reproduces.
-fn find(all: &[Case], spec: FilterSpec, name: &str) -> anyhow::Result<Case> {
+/// ` --cases DIR` when `args` grade on a teacher's cases, quoted for the shell: with
+/// [`report::human::spec_flags`], what a printed grade command needs to find a case.
+fn cases_flag(args: &GradeArgs) -> String {
+    match &args.cases {
+        Some(dir) => format!(" --cases {}", crate::invoked::shell_path(dir)),
+        None => String::new(),
+    }
+}
+
+/// The case called `name` among `all`, or a generated one its name reproduces. `flags`
+/// choose the cases (`--cases DIR`, `--scheme`...) in the command that lists them.
+fn find(all: &[Case], spec: FilterSpec, name: &str, flags: &str) -> anyhow::Result<Case> {
     all.iter()
         .find(|c| c.name == name)
         .cloned()
         .or_else(|| cases::find(spec, name))
         .ok_or_else(|| {
             anyhow::anyhow!(
-                "no case called `{}`; `{} grade{} --list` lists them",
+                "no case called `{}`; `{} grade{flags} --list` lists them",
                 escape::escape(name.as_bytes()),
                 crate::invoked::tutor(),
-                report::human::spec_flags(spec)
             )
         })
 }
 
+/// The widest piece of a long answer line `--show` shows on one line.
+const SHOWN_PIECE: usize = 64;
+
 /// `--show`: the case's script and answers for a person, or with `raw` its script alone,
-/// byte for byte.
-fn show(out: &mut impl Write, spec: FilterSpec, case: &Case, raw: bool) -> anyhow::Result<()> {
+/// byte for byte. `flags` choose the case set in the command that saves the script.
+fn show(
+    out: &mut impl Write,
+    spec: FilterSpec,
+    case: &Case,
+    raw: bool,
+    flags: &str,
+) -> anyhow::Result<()> {
     if case.hidden {
         anyhow::bail!("case `{}` is hidden: its script is not shown", case.name);
     }
@@ -243,10 +279,14 @@ fn show(out: &mut impl Write, spec: FilterSpec, case: &Case, raw: bool) -> anyho
         out.write_all(&case.script)?;
         return Ok(());
     }
-    let flags = report::human::spec_flags(spec);
     let width = Width::for_stdout().columns();
-    let title = format!("case {} ({spec}): {}", case.name, case.checks);
-    for line in crate::render::wrap::wrap_line(&title, width) {
+    // The description is the teacher's text: a line break or an escape in it is shown.
+    let title = format!(
+        "case {} ({spec}): {}",
+        case.name,
+        escape::escape(case.checks.as_bytes())
+    );
+    for line in crate::render::wrap::hanging(&title, "", "  ", width) {
         writeln!(out, "{line}")?;
     }
     let save = format!(
@@ -272,12 +312,33 @@ fn show(out: &mut impl Write, spec: FilterSpec, case: &Case, raw: bool) -> anyho
     writeln!(out, "\nexpected output:")?;
     let expected = expected_answers(spec, &case.script);
     for line in expected.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        writeln!(out, "  {}", escape::escape(line))?;
+        let shown = escape::escape(line);
+        if 2 + shown.len() <= width {
+            writeln!(out, "  {shown}")?;
+            continue;
+        }
+        // A BITS line longer than the window: in pieces, each after the position of its
+        // first bit, so that a bit can be found by its number.
+        let lead = format!(
+            "one BITS line of {} bits, shown in rows of {SHOWN_PIECE}, each after the number \
+             of its first bit:",
+            shown.len()
+        );
+        for line in crate::render::wrap::hanging(&lead, "  ", "    ", width) {
+            writeln!(out, "{line}")?;
+        }
+        let digits = shown.len().to_string().len();
+        let chars: Vec<char> = shown.chars().collect();
+        for (i, piece) in chars.chunks(SHOWN_PIECE).enumerate() {
+            let piece: String = piece.iter().collect();
+            writeln!(out, "  {:>digits$}  {piece}", i * SHOWN_PIECE)?;
+        }
     }
-    writeln!(
-        out,
-        "\nkeys are shown in quotes; the script itself has none (--raw prints it as it is)"
-    )?;
+    writeln!(out)?;
+    let note = format!("{} (--raw prints it as it is)", report::KEYS_NOTE);
+    for line in crate::render::wrap::wrap_line(&note, width) {
+        writeln!(out, "{line}")?;
+    }
     Ok(())
 }
 
@@ -491,29 +552,15 @@ fn grade(args: &GradeArgs, plan: &Plan, out: &mut impl Write) -> anyhow::Result<
         Ok(program) => program,
         Err(err) => return not_run(out, format, plan.report(&args.program), err),
     };
-    #[cfg(unix)]
-    if args.isolate {
-        // Before any case: a system that refuses isolation is the grader's trouble, never
-        // a crash of the learner's program.
-        if let Err(why) = sandbox::stage::probe(&sandbox(args)) {
-            return not_run(
-                out,
-                format,
-                plan.report(&args.program),
-                RunError::NoIsolation(why),
-            );
-        }
+    // Before any case: a system that refuses isolation is the grader's trouble, never
+    // a crash of the learner's program.
+    if let Err(err) = check_isolation(&plan.sandbox) {
+        return not_run(out, format, plan.report(&args.program), err);
     }
     hide_answers();
     // From here on a signal stops the programs being graded before the grader goes.
     let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;
-    let mut writer = report::human::CaseWriter::with_flags(match &args.cases {
-        Some(dir) => format!(
-            " --cases {}",
-            escape::escape(dir.as_os_str().as_encoded_bytes())
-        ),
-        None => String::new(),
-    });
+    let mut writer = report::human::CaseWriter::with_flags(cases_flag(args));
     let mut each = |i: usize, verdict: &Verdict| -> std::io::Result<()> {
         if format != GradeFormat::Human {
             return Ok(());
@@ -549,6 +596,18 @@ fn grade(args: &GradeArgs, plan: &Plan, out: &mut impl Write) -> anyhow::Result<
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `Err` when `sandbox` asks for `--isolate` and this system cannot set it up: tried once
+/// with a program that does nothing.
+fn check_isolation(limits: &Sandbox) -> Result<(), RunError> {
+    #[cfg(unix)]
+    if limits.isolate {
+        sandbox::stage::probe(limits).map_err(RunError::NoIsolation)?;
+    }
+    #[cfg(not(unix))]
+    let _ = limits;
+    Ok(())
 }
 
 /// `--jobs`, or the number of cores.

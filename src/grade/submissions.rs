@@ -1,7 +1,8 @@
 //! `grade --submissions DIR --csv FILE -- PROGRAM {}/...`: a class in one command. Every
 //! folder directly in DIR is a student; `{}` in the program's words becomes that folder.
 //! Students are graded in parallel on the same cases, each row of the CSV is one student,
-//! each JSON report goes to `--reports DIR`, and the class summary ends the run.
+//! each JSON report goes to `--reports DIR`, and the class is written in the format asked
+//! for (`class`). With `--build`, each student's program is built first, in their place.
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -9,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use anyhow::Context;
 
@@ -16,9 +18,9 @@ use super::class::{self, Student};
 use super::interrupt;
 use super::report::Report;
 use super::report::json::JsonReport;
-use super::runner::{self, RunError};
+use super::runner::{self, Limits, RunError};
 use super::verdict::Verdict;
-use super::{Plan, Stopped, run_cases};
+use super::{OUTPUT_CAP, Plan, Stopped, run_cases};
 use crate::cli::GradeArgs;
 use crate::escape;
 
@@ -28,7 +30,8 @@ struct Graded {
     report: Report,
 }
 
-/// Grades every student in `dir` on `plan` and writes the CSV, the reports and the summary.
+/// Grades every student in `dir` on `plan` and writes the CSV, the reports, and the class
+/// in the format asked for.
 pub fn run(
     args: &GradeArgs,
     dir: &Path,
@@ -38,12 +41,7 @@ pub fn run(
 ) -> anyhow::Result<ExitCode> {
     let shown = escape::escape(dir.as_os_str().as_encoded_bytes());
     if let Some(csv) = &args.csv {
-        crate::atomic::check_replaceable(csv).with_context(|| {
-            format!(
-                "cannot write the CSV to `{}`",
-                escape::escape(csv.as_os_str().as_encoded_bytes())
-            )
-        })?;
+        class::check_csv(csv)?;
     }
     if let Some(reports) = &args.reports {
         std::fs::create_dir_all(reports).with_context(|| {
@@ -53,15 +51,15 @@ pub fn run(
             )
         })?;
     }
-    if !args
-        .program
-        .iter()
-        .any(|w| w.as_encoded_bytes().windows(2).any(|p| p == b"{}"))
-    {
+    if !args.program.iter().any(has_folder) {
         anyhow::bail!(
             "no `{{}}` in the program's words, expected it where each student's folder goes, as in `-- python3 {{}}/bloom.py`"
         );
     }
+    let build = match &args.build {
+        Some(command) => Some(build_words(command)?),
+        None => None,
+    };
     let mut folders: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("could not read the submissions in `{shown}`"))?
         .flatten()
@@ -72,6 +70,8 @@ pub fn run(
     if folders.is_empty() {
         anyhow::bail!("no student folders in `{shown}`, expected one folder per student");
     }
+    // Before any student: a system that refuses isolation is the grader's trouble.
+    super::check_isolation(&plan.sandbox)?;
     super::hide_answers();
     let stop = interrupt::on_signals().context("could not catch Ctrl-C and SIGTERM")?;
     let bar = progress(folders.len());
@@ -91,7 +91,7 @@ pub fn run(
                         .file_name()
                         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
                     bar.set_message(name.clone());
-                    match student(args, folder, plan, stop) {
+                    match student(args, build.as_deref(), folder, plan, stop) {
                         Ok(report) => {
                             let mut slots = graded.lock().unwrap_or_else(|e| e.into_inner());
                             slots[i] = Some(Graded { name, report });
@@ -125,45 +125,35 @@ pub fn run(
         .into_iter()
         .flatten()
         .collect();
-    if let Some(reports) = &args.reports {
-        let mut taken = std::collections::HashSet::new();
-        for g in &graded {
-            let path = reports.join(format!("{}.json", unique(file_safe(&g.name), &mut taken)));
-            let mut bytes = Vec::new();
-            super::report::json::write(&mut bytes, &g.report)?;
-            crate::atomic::write_atomically(&path, &bytes).with_context(|| {
-                format!(
-                    "could not write `{}`",
-                    escape::escape(path.as_os_str().as_encoded_bytes())
-                )
-            })?;
-        }
+    let mut students = Vec::new();
+    let mut taken = std::collections::HashSet::new();
+    for g in graded {
+        let file = match &args.reports {
+            Some(reports) => {
+                let path = reports.join(format!("{}.json", unique(file_safe(&g.name), &mut taken)));
+                let mut json = JsonReport::from_report(&g.report);
+                json.student = Some(g.name.clone());
+                let mut bytes = serde_json::to_vec_pretty(&json)?;
+                bytes.push(b'\n');
+                crate::atomic::write_atomically(&path, &bytes)
+                    .with_context(|| format!("could not write `{}`", escape::path(&path)))?;
+                Some(path)
+            }
+            None => None,
+        };
+        students.push(Student {
+            name: g.name,
+            report: g.report,
+            file,
+        });
     }
     if let Some(csv) = &args.csv {
-        crate::atomic::write_atomically(csv, csv_text(&graded).as_bytes()).with_context(|| {
-            format!(
-                "could not write `{}`",
-                escape::escape(csv.as_os_str().as_encoded_bytes())
-            )
-        })?;
+        class::write_csv(csv, &students)?;
     }
-    let students: Vec<Student> = graded
+    class::write(out, args.format(), &students, &[])?;
+    let all_passed = students
         .iter()
-        .map(|g| Student {
-            name: escape::escape(g.name.as_bytes()),
-            report: JsonReport::from_report(&g.report),
-        })
-        .collect();
-    if let Some((seed, n)) = plan.seed {
-        writeln!(
-            out,
-            "every student had the same {n} generated cases, from seed {seed} (--random {n} --seed {seed})"
-        )?;
-    }
-    class::write_summary(out, &students)?;
-    let all_passed = graded
-        .iter()
-        .all(|g| g.report.error.is_none() && g.report.failed() == 0);
+        .all(|s| s.report.error.is_none() && s.report.failed() == 0);
     Ok(if all_passed {
         ExitCode::SUCCESS
     } else {
@@ -171,32 +161,35 @@ pub fn run(
     })
 }
 
-/// A progress bar over the students on a terminal; nothing when stderr is not one.
-fn progress(students: usize) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(students as u64);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} students  {msg}")
-    {
-        bar.set_style(style);
-    }
-    bar
+/// Whether a word has `{}`, the student's folder, in it.
+fn has_folder(word: &OsString) -> bool {
+    word.as_encoded_bytes().windows(2).any(|p| p == b"{}")
 }
 
-/// One student's report: the program with `{}` as their folder, on every case, one at a
-/// time (the class runs in parallel). A program that cannot start is a report with status
-/// `error`; only a signal or the tutor's own failure stops the class.
-fn student(
-    args: &GradeArgs,
-    folder: &Path,
-    plan: &Plan,
-    stop: &interrupt::Stop,
-) -> Result<Report, Stopped> {
-    let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
-    let words: Vec<OsString> = args
-        .program
+/// `--build`'s words: split at spaces (no shell). The compiler, when it is not in the
+/// student's folder, is looked up now, so that a name wrong for everyone stops the class
+/// before any student is failed for it.
+fn build_words(command: &OsString) -> anyhow::Result<Vec<OsString>> {
+    let words: Vec<OsString> = command
+        .as_encoded_bytes()
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(|w| crate::grade::os_from_bytes(w.to_vec()))
+        .collect();
+    let Some(first) = words.first() else {
+        anyhow::bail!(
+            "--build is empty, expected a command such as `--build 'cc -O2 -o {{}}/bloom {{}}/bloom.c'`"
+        );
+    };
+    if !has_folder(first) {
+        runner::resolve(std::slice::from_ref(first)).context("--build cannot run")?;
+    }
+    Ok(words)
+}
+
+/// `words` with each `{}` replaced by `folder`.
+fn in_folder(words: &[OsString], folder: &Path) -> Vec<OsString> {
+    words
         .iter()
         .map(|w| {
             let mut bytes = Vec::new();
@@ -214,14 +207,64 @@ fn student(
             // Bytes that came from OsStrs joined at their boundaries.
             crate::grade::os_from_bytes(bytes)
         })
-        .collect();
+        .collect()
+}
+
+/// Words as a person reads them, escaped and joined by spaces.
+fn shown_words(words: &[OsString]) -> String {
+    words
+        .iter()
+        .map(|w| escape::escape(w.as_encoded_bytes()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A progress bar over the students on a terminal; nothing when stderr is not one.
+fn progress(students: usize) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(students as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} students  {msg}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// One student's report: `--build` first when given, then the program with `{}` as their
+/// folder, on every case, one at a time (the class runs in parallel). A program that
+/// cannot start, or a build that fails, is a report with status `error` that says why;
+/// only a signal or the tutor's own failure stops the class.
+fn student(
+    args: &GradeArgs,
+    build: Option<&[OsString]>,
+    folder: &Path,
+    plan: &Plan,
+    stop: &interrupt::Stop,
+) -> Result<Report, Stopped> {
+    // The program runs in a folder of its own: it gets the student's folder as a full
+    // path. Messages name it as the teacher gave it.
+    let absolute = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
+    let words = in_folder(&args.program, &absolute);
+    if let Some(build) = build
+        && let Some(why) = build_one(
+            &in_folder(build, &absolute),
+            &in_folder(build, folder),
+            plan,
+            stop,
+        )?
+    {
+        return Ok(not_run(plan, &words, why));
+    }
     // A word made from the folder that names nothing: the submission is missing a file.
-    for (word, given) in words.iter().zip(&args.program) {
-        let from_folder = given.as_encoded_bytes().windows(2).any(|p| p == b"{}");
-        if from_folder && !Path::new(word).exists() {
+    let given = in_folder(&args.program, folder);
+    for ((word, shown), template) in words.iter().zip(&given).zip(&args.program) {
+        if has_folder(template) && !Path::new(word).exists() {
             let why = format!(
                 "the submission has no `{}`",
-                escape::escape(word.as_encoded_bytes())
+                escape::escape(shown.as_encoded_bytes())
             );
             return Ok(not_run(plan, &words, why));
         }
@@ -238,15 +281,76 @@ fn student(
     }
 }
 
+/// How many lines of a failed build's output its report keeps.
+const BUILD_LINES: usize = 5;
+
+/// Runs a student's build (`words`; `shown` is the same with their folder as the teacher
+/// gave it) once, with the programs' limits and timeout and no input. `None` when it
+/// ended well; else why not, with the first lines it printed.
+fn build_one(
+    words: &[OsString],
+    shown: &[OsString],
+    plan: &Plan,
+    stop: &interrupt::Stop,
+) -> Result<Option<String>, Stopped> {
+    let what = format!("the build `{}`", shown_words(shown));
+    let program = match runner::resolve(words) {
+        Ok(program) => program,
+        Err(err) => return Ok(Some(format!("{what} did not run: {err}"))),
+    };
+    let limits = Limits {
+        timeout: Duration::from_secs_f64(plan.timeout),
+        output_cap: OUTPUT_CAP,
+    };
+    let run = match super::run_one(&program, b"", limits, plan.sandbox, stop) {
+        Ok(run) => run,
+        Err(err @ RunError::Interrupted(_)) => return Err(Stopped::Run(err)),
+        Err(err) => return Ok(Some(format!("{what} did not run: {err}"))),
+    };
+    let Some((_, why)) = super::verdict::stopped(&run, plan.timeout, OUTPUT_CAP) else {
+        return Ok(None);
+    };
+    // Compilers tell of errors on stderr; some build tools on stdout.
+    let (said, cut) = if run.stderr_tail.trim_ascii().is_empty() {
+        (&run.stdout, false)
+    } else {
+        (
+            &run.stderr_tail,
+            run.stderr_tail.len() >= runner::STDERR_TAIL,
+        )
+    };
+    let lines: Vec<&[u8]> = said
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.trim_ascii().is_empty())
+        .collect();
+    let mut text = format!("{what} failed: {why}");
+    if !lines.is_empty() {
+        // Only the end of a long stderr is kept: its first lines are not the compiler's.
+        let (which, shown): (&str, &[&[u8]]) = match cut {
+            false => ("its first lines", &lines[..lines.len().min(BUILD_LINES)]),
+            true => (
+                "the last lines it printed",
+                &lines[lines.len().saturating_sub(BUILD_LINES)..],
+            ),
+        };
+        text += &format!("; {which}:");
+        for line in shown {
+            text += &format!("\n| {}", escape::escape_prefix_of(line, 200));
+        }
+    }
+    Ok(Some(text))
+}
+
 /// The report of a student whose program could not run: status `error`, every case an
-/// error, so that the score is out of the class's maximum.
+/// error (with the first line of why), so that the score is out of the class's maximum.
 fn not_run(plan: &Plan, words: &[OsString], why: String) -> Report {
     let mut report = plan.report(words);
+    let first = why.lines().next().unwrap_or_default().to_string();
     report.verdicts = plan
         .cases
         .iter()
         .zip(&plan.expected)
-        .map(|(case, expected)| Verdict::error(case, expected.clone(), why.clone()))
+        .map(|(case, expected)| Verdict::error(case, expected.clone(), first.clone()))
         .collect();
     report.error = Some(why);
     report
@@ -279,54 +383,9 @@ fn file_safe(name: &str) -> String {
     }
 }
 
-/// The CSV: a header, then one row per student.
-fn csv_text(graded: &[Graded]) -> String {
-    let mut text =
-        String::from("student,score,max_score,cases_passed,cases_total,status,mistakes\n");
-    for g in graded {
-        let r = &g.report;
-        let mistakes: Vec<&str> = r.tallies().iter().map(|t| t.mistake.id()).collect();
-        let row = [
-            csv_field(&escape::escape(g.name.as_bytes())),
-            r.score().to_string(),
-            r.max_score().to_string(),
-            r.passed().to_string(),
-            r.verdicts.len().to_string(),
-            r.status().to_string(),
-            csv_field(&mistakes.join(" ")),
-        ];
-        text += &row.join(",");
-        text.push('\n');
-    }
-    text
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line end (RFC 4180). A field
-/// that a spreadsheet would take for a formula gets a leading apostrophe.
-fn csv_field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@']) {
-        format!("'{text}")
-    } else {
-        text.to_string()
-    };
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn csv_fields_are_quoted_and_defused() {
-        assert_eq!(csv_field("ada"), "ada");
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(csv_field("=1+1"), "'=1+1");
-    }
 
     #[test]
     fn names_become_safe_file_names() {

@@ -6,8 +6,8 @@ use serde::Serialize;
 use super::cases::Case;
 use super::mistakes::{self, Diagnosis, Ending, Mistake, OutOfBounds};
 use super::runner::{End, Limit, Run};
-use super::sandbox::show_size;
 use crate::engine::scheme::FilterSpec;
+use crate::units::show_size;
 
 /// How a case ended, as the reports spell it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -50,6 +50,25 @@ impl Status {
             Status::UsedTutor => "TUTOR",
             Status::Error => "ERROR",
         }
+    }
+
+    /// Every status, in the order reports list them.
+    pub const ALL: [Status; 10] = [
+        Status::Pass,
+        Status::Fail,
+        Status::Timeout,
+        Status::Crash,
+        Status::Flood,
+        Status::MemoryLimit,
+        Status::CpuLimit,
+        Status::FileLimit,
+        Status::UsedTutor,
+        Status::Error,
+    ];
+
+    /// The status a JSON report calls `name`.
+    pub fn from_name(name: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.name() == name)
     }
 
     /// The name in JSON reports.
@@ -152,56 +171,10 @@ pub fn judge(
     output_cap: usize,
     seconds: f64,
 ) -> Verdict {
-    let same = run.stdout == expected;
-    let (status, reason) = match (run.limit, run.end) {
-        (Some(Limit::Memory(bytes)), _) => (
-            Status::MemoryLimit,
-            Some(format!(
-                "stopped by the memory limit: it may use {} of address space (--memory)",
-                show_size(bytes)
-            )),
-        ),
-        (Some(Limit::Cpu(seconds)), _) => (
-            Status::CpuLimit,
-            Some(format!(
-                "stopped by the CPU time limit: it may use {seconds} s of CPU (--cpu)"
-            )),
-        ),
-        (Some(Limit::FileSize(bytes)), _) => (
-            Status::FileLimit,
-            Some(format!(
-                "stopped by the file size limit: it may write files of up to {} (--file-size)",
-                show_size(bytes)
-            )),
-        ),
-        (None, end) => match end {
-            End::TimedOut => (
-                Status::Timeout,
-                Some(format!(
-                    "no end within {timeout} s; the program was stopped"
-                )),
-            ),
-            End::Flooded => (
-                Status::Flood,
-                Some(format!(
-                    "wrote more than {} KiB; the program was stopped",
-                    output_cap / 1024
-                )),
-            ),
-            End::Signalled(sig) => (Status::Crash, Some(signal_reason(sig))),
-            End::Exited(code) if code != 0 => {
-                (Status::Crash, Some(format!("exited with status {code}")))
-            }
-            End::UsedTutor => (
-                Status::UsedTutor,
-                Some(format!(
-                    "it ran the tutor, which is the answer key, and was stopped: {}",
-                    run.note.as_deref().unwrap_or("a process it started ran it")
-                )),
-            ),
-            End::Exited(_) if same => (Status::Pass, None),
-            End::Exited(_) => (Status::Fail, None),
-        },
+    let (status, reason) = match stopped(&run, timeout, output_cap) {
+        Some((status, reason)) => (status, Some(reason)),
+        None if run.stdout == expected => (Status::Pass, None),
+        None => (Status::Fail, None),
     };
     let ending = match (status, run.end) {
         (Status::Pass | Status::Fail, _) => Ending::Exited,
@@ -227,6 +200,8 @@ pub fn judge(
     } else {
         mistakes::diagnose_run(spec, &case.script, &expected, &run.stdout, ending)
     };
+    // Diagnosed: the output is kept only as far as a report needs it.
+    let got = kept(run.stdout, expected.len());
     Verdict {
         name: case.name.clone(),
         checks: case.checks.clone(),
@@ -234,7 +209,7 @@ pub fn judge(
         hidden: case.hidden,
         status,
         expected,
-        got: run.stdout,
+        got,
         stderr_tail: run.stderr_tail,
         diagnosis,
         ending,
@@ -276,6 +251,70 @@ fn bad_memory_access(signal: i32) -> bool {
         super::interrupt::signal_name(signal),
         Some("SIGSEGV" | "SIGBUS")
     )
+}
+
+/// How `run` was stopped before it could end by itself with status 0, and why in words:
+/// a limit, the timeout (`timeout` seconds), more output than `output_cap` bytes, a
+/// crash, or the tutor run. `None` for a run that ended well, whatever it printed.
+pub fn stopped(run: &Run, timeout: f64, output_cap: usize) -> Option<(Status, String)> {
+    let stopped = match (run.limit, run.end) {
+        (Some(Limit::Memory(bytes)), _) => (
+            Status::MemoryLimit,
+            format!(
+                "stopped by the memory limit: it may use {} of address space (--memory)",
+                show_size(bytes)
+            ),
+        ),
+        (Some(Limit::Cpu(seconds)), _) => (
+            Status::CpuLimit,
+            format!("stopped by the CPU time limit: it may use {seconds} s of CPU (--cpu)"),
+        ),
+        (Some(Limit::FileSize(bytes)), _) => (
+            Status::FileLimit,
+            format!(
+                "stopped by the file size limit: it may write files of up to {} (--file-size)",
+                show_size(bytes)
+            ),
+        ),
+        (None, End::TimedOut) => (
+            Status::Timeout,
+            format!("no end within {timeout} s; the program was stopped"),
+        ),
+        (None, End::Flooded) => (
+            Status::Flood,
+            format!(
+                "wrote more than {} KiB; the program was stopped",
+                output_cap / 1024
+            ),
+        ),
+        (None, End::Signalled(sig)) => (Status::Crash, signal_reason(sig)),
+        (None, End::Exited(code)) if code != 0 => {
+            (Status::Crash, format!("exited with status {code}"))
+        }
+        (None, End::UsedTutor) => (
+            Status::UsedTutor,
+            format!(
+                "it ran the tutor, which is the answer key, and was stopped: {}",
+                run.note.as_deref().unwrap_or("a process it started ran it")
+            ),
+        ),
+        (None, End::Exited(_)) => return None,
+    };
+    Some(stopped)
+}
+
+/// Output kept past the expected answers' length, once a case's verdict and diagnosis are
+/// made: enough for any report to show where the output went wrong, and no more, so that
+/// memory does not grow with the output of every case (a flood is up to [`OUTPUT_CAP`]).
+///
+/// [`OUTPUT_CAP`]: super::OUTPUT_CAP
+const KEPT_PAST_EXPECTED: usize = 4 * 1024;
+
+/// `got` cut to what a report needs (see [`KEPT_PAST_EXPECTED`]), its spare memory freed.
+fn kept(mut got: Vec<u8>, expected: usize) -> Vec<u8> {
+    got.truncate(expected.saturating_add(KEPT_PAST_EXPECTED));
+    got.shrink_to_fit();
+    got
 }
 
 /// Whether a crashed program's stderr tells of an index past the end of an array, as
@@ -349,6 +388,26 @@ pub fn bit_differences(expected: &[u8], got: &[u8]) -> Option<Vec<(usize, u8, u8
 mod tests {
     use super::*;
 
+    #[test]
+    fn output_past_what_a_report_needs_is_not_kept() {
+        let flood = vec![b'x'; 1 << 20];
+        let got = kept(flood, 100);
+        assert_eq!(got.len(), 100 + KEPT_PAST_EXPECTED);
+        assert_eq!(
+            got.capacity(),
+            got.len(),
+            "the rest of the memory is given back"
+        );
+        assert_eq!(kept(b"NO\n".to_vec(), 3), b"NO\n");
+        // Where it went wrong is still found in what is kept.
+        let expected = b"NO\nMAYBE\n".repeat(10);
+        let mut long = expected.clone();
+        long.extend(std::iter::repeat_n(b'y', 1 << 20));
+        let got = kept(long, expected.len());
+        let d = first_difference(&expected, &got).unwrap();
+        assert_eq!(d.expected, None);
+    }
+
     /// A difference as (line, expected, got), for comparing.
     type Found<'a> = Option<(usize, Option<&'a [u8]>, Option<&'a [u8]>)>;
 
@@ -356,6 +415,14 @@ mod tests {
     fn difference(expected: &[u8], got: &[u8], want: Found<'_>) {
         let found = first_difference(expected, got).map(|d| (d.line, d.expected, d.got));
         assert_eq!(found, want, "{expected:?} against {got:?}");
+    }
+
+    #[test]
+    fn every_status_reads_back_from_its_name() {
+        for status in Status::ALL {
+            assert_eq!(Status::from_name(status.name()), Some(status));
+        }
+        assert_eq!(Status::from_name("passed"), None);
     }
 
     #[test]

@@ -330,6 +330,11 @@ fn limit_reached(run: &Run, sandbox: Sandbox, room: &super::sandbox::Room) -> Op
             "bad_alloc",
             "outofmemoryerror",
             "failed to allocate",
+            // The dynamic loader, when the limit leaves no room for a library: the
+            // program could not even start.
+            "failed to map segment",
+            // Java, when the limit leaves no room for its heap.
+            "could not reserve enough space",
         ];
         if out_of_memory.iter().any(|m| said.contains(m)) {
             return Some(Limit::Memory(bytes));
@@ -349,4 +354,39 @@ fn read_line<R: io::BufRead>(input: &mut R, cap: u64) -> io::Result<Vec<u8>> {
         ));
     }
     Ok(line)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_program_the_memory_limit_keeps_from_starting_is_stopped_by_it() {
+        let room = super::super::sandbox::Room::new().expect("a room");
+        let sandbox = Sandbox {
+            memory: Some(16 << 20),
+            cpu: None,
+            file_size: None,
+            isolate: false,
+        };
+        let run = |stderr: &str| Run {
+            stdout: Vec::new(),
+            stderr_tail: stderr.as_bytes().to_vec(),
+            end: End::Exited(127),
+            limit: None,
+            note: None,
+        };
+        let loader = "/usr/bin/python3: error while loading shared libraries: libm.so.6: \
+                      failed to map segment from shared object\n";
+        assert_eq!(
+            limit_reached(&run(loader), sandbox, &room),
+            Some(Limit::Memory(16 << 20)),
+            "the dynamic loader could not map a library"
+        );
+        assert_eq!(
+            limit_reached(&run("bloom.py: line 3: syntax error\n"), sandbox, &room),
+            None,
+            "a program's own failure"
+        );
+    }
 }

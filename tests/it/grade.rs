@@ -261,10 +261,21 @@ fn unbreakable(line: &str) -> bool {
     bits || command
 }
 
+/// Whether `line` is a command to copy standing alone on its line, indented.
+fn a_command_alone(line: &str) -> bool {
+    let first = line.trim_start().split(' ').next().unwrap_or("");
+    line.starts_with("    ") && first.ends_with("bloom-tutor")
+}
+
 #[test]
 fn every_case_of_every_filter_is_shown_in_80_columns() {
-    for scheme in ["bytesum", "djb2-fnv", "murmur3"] {
-        let out = grade(&["--scheme", scheme, "--list"], &[]);
+    for (scheme, bits) in [
+        ("bytesum", "64"),
+        ("djb2-fnv", "16"),
+        ("murmur3", "100"),
+        ("bytesum", "300"),
+    ] {
+        let out = grade(&["--scheme", scheme, "-m", bits, "--list"], &[]);
         let list = String::from_utf8_lossy(&out.stdout).into_owned();
         let names: Vec<&str> = list
             .lines()
@@ -279,12 +290,13 @@ fn every_case_of_every_filter_is_shown_in_80_columns() {
             );
         }
         for name in names {
-            let out = grade(&["--scheme", scheme, "--show", name], &[]);
+            let out = grade(&["--scheme", scheme, "-m", bits, "--show", name], &[]);
             let text = String::from_utf8_lossy(&out.stdout);
             assert_eq!(out.status.code(), Some(0), "{scheme} {name}: {text}");
+            // A long BITS line is shown in rows: only a command to copy may be longer.
             for line in text.lines() {
                 assert!(
-                    line.chars().count() <= 80 || unbreakable(line),
+                    line.chars().count() <= 80 || a_command_alone(line),
                     "{scheme} --show {name}: a line of {} columns:\n{line}",
                     line.chars().count()
                 );
@@ -1045,7 +1057,11 @@ fn junit_xml_is_parsed_by_a_real_xml_parser() {
                     "{file}: {text}"
                 );
                 assert_eq!(f.attribute("type"), Some("h2-from-zero"), "{file}");
-                assert!(f.text().is_some_and(|t| t.contains("script:")), "{file}");
+                assert!(
+                    f.text()
+                        .is_some_and(|t| t.contains("script (keys are shown in quotes")),
+                    "{file}"
+                );
             }
         }
         let errors: usize = suite
@@ -1453,8 +1469,9 @@ fn a_class_is_graded_into_a_csv() {
     for (student, file) in [
         ("ada", Some("correct.py")),
         ("ben", Some("h2_from_zero.py")),
-        ("cy", None),
+        ("cy, jr", None),
         ("dee", Some("hangs.py")),
+        ("eve", Some("hogs_memory.py")),
     ] {
         let folder = class.path().join(student);
         std::fs::create_dir(&folder).expect("a student's folder");
@@ -1475,6 +1492,8 @@ fn a_class_is_graded_into_a_csv() {
             reports.to_str().expect("UTF-8"),
             "--timeout",
             "1",
+            "--memory",
+            "512M",
             "--case",
             "exercise-example",
             "--case",
@@ -1489,11 +1508,14 @@ fn a_class_is_graded_into_a_csv() {
         Some(1),
         "not every student passed: {summary}"
     );
-    assert!(summary.contains("class of 4 students"), "{summary}");
+    assert!(
+        summary.starts_with("class of 5 students"),
+        "the summary starts with the class: {summary}"
+    );
     let text = std::fs::read_to_string(&csv).expect("the CSV is written");
-    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    let mut reader = csv_rows(&text);
     assert_eq!(
-        rows[0],
+        reader.remove(0),
         [
             "student",
             "score",
@@ -1501,33 +1523,104 @@ fn a_class_is_graded_into_a_csv() {
             "cases_passed",
             "cases_total",
             "status",
-            "mistakes"
+            "mistakes",
+            "note",
+            "report"
         ]
     );
     let row = |name: &str| {
-        rows.iter()
+        reader
+            .iter()
             .find(|r| r[0] == name)
             .unwrap_or_else(|| panic!("no row for {name}: {text}"))
             .clone()
     };
-    assert_eq!(row("ada")[1..6], ["2", "2", "2", "2", "pass"], "{text}");
-    assert_eq!(row("ben")[5], "fail", "{text}");
-    assert_eq!(row("ben")[6], "h2-from-zero", "{text}");
+    let report_of = |name: &str| reports.join(name).to_string_lossy().into_owned();
     assert_eq!(
-        row("cy")[1..6],
-        ["0", "2", "0", "2", "error"],
-        "a missing submission: {text}"
+        row("ada")[1..],
+        ["2", "2", "2", "2", "pass", "", "", &report_of("ada.json")],
+        "{text}"
     );
-    assert_eq!(row("dee")[1..6], ["0", "2", "0", "2", "fail"], "{text}");
-    assert_eq!(rows.len(), 5, "one row per student: {text}");
+    assert_eq!(
+        row("ben")[5..8],
+        ["fail", "h2-from-zero", "2 cases gave wrong answers"],
+        "{text}"
+    );
+    let missing = format!(
+        "the submission has no `{}`",
+        class.path().join("cy, jr").join("bloom.py").display()
+    );
+    assert_eq!(
+        row("cy, jr")[1..],
+        [
+            "0",
+            "2",
+            "0",
+            "2",
+            "not-graded",
+            "",
+            &missing,
+            &report_of("cy__jr.json")
+        ],
+        "a missing submission says why, and where its report went: {text}"
+    );
+    assert_eq!(
+        row("dee")[1..8],
+        ["0", "2", "0", "2", "timeout", "", "2 cases timed out"],
+        "a program that hangs is not one with wrong answers: {text}"
+    );
+    assert_eq!(
+        row("eve")[5..8],
+        ["limit", "", "2 cases hit the memory limit (--memory)"],
+        "{text}"
+    );
+    assert_eq!(reader.len(), 5, "one row per student: {text}");
     let dee = std::fs::read(reports.join("dee.json")).expect("a report per student");
     let dee: serde_json::Value = serde_json::from_slice(&dee).expect("JSON");
     assert_eq!(dee["cases"][0]["status"], "timeout", "{dee:#}");
+    let flat = crate::flat(&summary);
+    for said in [
+        "timed out: dee (2 cases)",
+        "hit the memory limit (--memory): eve (2 cases)",
+        &format!("not graded, 1 student: cy, jr: {missing}"),
+        &format!(
+            "reports not named after their student: cy, jr: {}",
+            report_of("cy__jr.json")
+        ),
+    ] {
+        assert!(
+            flat.contains(said),
+            "the summary should say `{said}`: {summary}"
+        );
+    }
     assert!(
         out.stderr.is_empty(),
         "no progress bar when piped: {:?}",
         out.stderr
     );
+}
+
+/// The rows of a CSV (RFC 4180: quoted fields may hold commas and doubled quotes).
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let (mut row, mut field, mut quoted, mut chars) =
+            (Vec::new(), String::new(), false, line.chars().peekable());
+        while let Some(c) = chars.next() {
+            match (c, quoted) {
+                ('"', true) if chars.peek() == Some(&'"') => {
+                    field.push('"');
+                    chars.next();
+                }
+                ('"', _) => quoted = !quoted,
+                (',', false) => row.push(std::mem::take(&mut field)),
+                (c, _) => field.push(c),
+            }
+        }
+        row.push(field);
+        rows.push(row);
+    }
+    rows
 }
 
 #[test]
@@ -1887,6 +1980,559 @@ fn a_bits_line_of_another_length_is_told_how_long_it_must_be() {
         ),
         "the summary says it once: {text}"
     );
+}
+
+// ---- A class in every format, and the flags each mode takes (trial 5) ----
+
+/// A class of three in a temporary folder: ada (correct), ben (h2-from-zero) and cy, who
+/// handed in nothing.
+fn small_class() -> tempfile::TempDir {
+    let class = tempfile::tempdir().expect("a temporary folder");
+    for (student, file) in [
+        ("ada", Some("correct.py")),
+        ("ben", Some("h2_from_zero.py")),
+        ("cy", None),
+    ] {
+        let folder = class.path().join(student);
+        std::fs::create_dir(&folder).expect("a student's folder");
+        if let Some(file) = file {
+            std::fs::copy(fixture(file), folder.join("bloom.py")).expect("copied");
+        }
+    }
+    class
+}
+
+/// `grade --submissions CLASS ARGS -- python3 {}/bloom.py` on two cases.
+fn grade_class(class: &std::path::Path, args: &[&str]) -> Output {
+    let mut all = vec![
+        "--submissions",
+        class.to_str().expect("UTF-8"),
+        "--case",
+        "exercise-example",
+        "--case",
+        "anagrams",
+    ];
+    all.extend_from_slice(args);
+    grade_within(&all, &["python3", "{}/bloom.py"], Duration::from_secs(120))
+}
+
+#[test]
+fn a_class_is_written_in_the_format_asked_for() {
+    let class = small_class();
+    let out = grade_class(class.path(), &["--format", "junit"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let doc = roxmltree::Document::parse(&text)
+        .unwrap_or_else(|e| panic!("--format junit is JUnit XML ({e}): {text}"));
+    let root = doc.root_element();
+    assert!(root.has_tag_name("testsuites"), "{text}");
+    let suites: Vec<_> = root
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    let names: Vec<_> = suites.iter().filter_map(|s| s.attribute("name")).collect();
+    assert_eq!(
+        names,
+        ["ada", "ben", "cy"],
+        "a testsuite per student: {text}"
+    );
+    for suite in &suites {
+        let cases = suite.children().filter(|n| n.has_tag_name("testcase"));
+        assert_eq!(cases.count(), 2, "each student's cases: {text}");
+    }
+    assert_eq!(root.attribute("tests"), Some("6"), "{text}");
+    assert!(
+        suites[2].children().any(|n| n.has_tag_name("error")),
+        "cy was not graded: {text}"
+    );
+
+    for format in [&["--format", "json"][..], &["--json"]] {
+        let out = grade_class(class.path(), format);
+        assert_eq!(out.status.code(), Some(1));
+        let doc = json(&out);
+        let students = doc["students"].as_array().expect("a list of students");
+        let names: Vec<_> = students.iter().map(|s| s["student"].clone()).collect();
+        assert_eq!(names, ["ada", "ben", "cy"], "{doc:#}");
+        assert_eq!(students[1]["status"], "fail", "{doc:#}");
+        assert_eq!(students[1]["report"]["mistake"], "h2-from-zero", "{doc:#}");
+        assert_eq!(students[2]["status"], "not-graded", "{doc:#}");
+        assert_eq!(doc["summary"]["students"], 3, "{doc:#}");
+        assert_eq!(doc["summary"]["passed_every_case"], 1, "{doc:#}");
+        assert_eq!(
+            doc["summary"]["mistakes"][0]["students"][0], "ben",
+            "{doc:#}"
+        );
+    }
+
+    let out = grade_class(class.path(), &["--format", "exercism"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot hold a class") && stderr.contains("--format junit"),
+        "exercism is refused for a class, saying what to use: {stderr}"
+    );
+    assert!(out.stdout.is_empty(), "nothing graded");
+}
+
+#[test]
+fn a_class_read_back_from_reports_gives_the_same_csv_and_formats() {
+    let class = small_class();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (csv, reports) = (dir.path().join("graded.csv"), dir.path().join("reports"));
+    let out = grade_class(
+        class.path(),
+        &[
+            "--csv",
+            csv.to_str().expect("UTF-8"),
+            "--reports",
+            reports.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let graded = std::fs::read_to_string(&csv).expect("the CSV");
+    let files: Vec<String> = ["ada", "ben", "cy"]
+        .iter()
+        .map(|n| {
+            reports
+                .join(format!("{n}.json"))
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    let read_back = dir.path().join("read.csv");
+    let mut args = vec!["--class"];
+    args.extend(files.iter().map(String::as_str));
+    args.extend(["--csv", read_back.to_str().expect("UTF-8")]);
+    let out = grade(&args, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let again = std::fs::read_to_string(&read_back).expect("--class writes the CSV");
+    assert_eq!(again, graded, "the same rows from the reports");
+    for (format, root) in [("junit", "<testsuites"), ("json", "{")] {
+        let mut args = vec!["--class"];
+        args.extend(files.iter().map(String::as_str));
+        args.extend(["--format", format]);
+        let out = grade(&args, &[]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.trim_start().starts_with(root) || text.contains(root),
+            "--class --format {format}: {text}"
+        );
+        assert!(
+            !text.contains("pass rate per case"),
+            "not the human summary: {text}"
+        );
+    }
+}
+
+#[test]
+fn flags_a_mode_does_not_use_are_refused() {
+    let report = tempfile::NamedTempFile::new().expect("a file");
+    let report = report.path().to_str().expect("UTF-8");
+    for (args, program) in [
+        (vec!["--class", report, "--timeout", "3"], vec![]),
+        (vec!["--class", report, "--scheme", "murmur3"], vec![]),
+        (vec!["--class", report, "-m", "32"], vec![]),
+        (vec!["--class", report, "--case", "anagrams"], vec![]),
+        (vec!["--class", report, "--random", "3"], vec![]),
+        (vec!["--class", report, "--seed", "3"], vec![]),
+        (vec!["--class", report, "--cases", "."], vec![]),
+        (vec!["--class", report, "--memory", "2G"], vec![]),
+        (vec!["--class", report, "--jobs", "2"], vec![]),
+        (vec!["--class", report, "--isolate"], vec![]),
+        (vec!["--class", report, "--reports", "r"], vec![]),
+        (vec!["--class", report], vec!["python3", "x.py"]),
+        (vec!["--list", "--format", "json"], vec![]),
+        (vec!["--list", "--timeout", "3"], vec![]),
+        (vec!["--show", "anagrams", "--json"], vec![]),
+        (vec!["--show", "anagrams", "--case", "bits-order"], vec![]),
+        (vec!["--save", "x", "--cpu", "3"], vec![]),
+        (vec!["--csv", "x.csv"], vec!["python3", "x.py"]),
+        (vec!["--reports", "r"], vec!["python3", "x.py"]),
+        (vec!["--build", "cc x.c"], vec!["./x"]),
+        (vec!["--class", report, "--build", "cc x.c"], vec![]),
+        (vec!["--class", report, "--raw"], vec![]),
+        (vec!["--list", "--raw"], vec![]),
+        (vec!["--list", "--build", "cc x.c"], vec![]),
+        (vec!["--list", "--csv", "x.csv"], vec![]),
+        (vec!["--save", "x", "--reports", "r"], vec![]),
+        (vec!["--show", "anagrams", "--build", "cc x.c"], vec![]),
+    ] {
+        let out = grade(&args, &program);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?} -- {program:?} is refused, not ignored: {stderr}"
+        );
+        assert!(
+            stderr.contains("cannot be used with") || stderr.contains("required arguments"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn sizes_without_a_unit_are_refused_before_any_student_is_failed() {
+    for (flag, value, says) in [
+        ("--memory", "10", "`10` is 10 bytes"),
+        ("--memory", "8M", "`8M` is 8 MiB"),
+        ("--file-size", "16", "`16` is 16 bytes"),
+    ] {
+        let out = grade(&[flag, value], &["python3", &fixture("correct.py")]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {stderr}");
+        assert!(
+            stderr.contains(says) && stderr.contains("write the unit"),
+            "{flag} {value}: {stderr}"
+        );
+    }
+    let out = grade(&["--timeout", "0"], &["python3", &fixture("correct.py")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("above 0 and at most 3600"),
+        "no range that holds 0 when 0 is refused: {stderr}"
+    );
+}
+
+#[test]
+fn a_program_stopped_by_the_memory_limit_before_any_answer_is_told_the_limit() {
+    let out = grade_within(
+        &[
+            "--memory",
+            "512M",
+            "--case",
+            "exercise-example",
+            "--case",
+            "anagrams",
+        ],
+        &["python3", &fixture("hogs_memory.py")],
+        Duration::from_secs(60),
+    );
+    let text = crate::flat(&String::from_utf8_lossy(&out.stdout));
+    assert!(text.contains("MEM exercise-example"), "{text}");
+    assert!(
+        text.contains("grade again with a higher --memory (the default is --memory 1G)"),
+        "the limit is named: {text}"
+    );
+    assert!(
+        !text.contains("fix that first") && !text.contains("no mistake the grader knows"),
+        "the program is not blamed for the limit: {text}"
+    );
+}
+
+#[test]
+fn a_class_where_no_program_ran_is_told_so_first() {
+    let class = small_class();
+    // `sh` reads a Python program as a shell script: every student's program fails.
+    let out = grade_within(
+        &[
+            "--submissions",
+            class.path().to_str().expect("UTF-8"),
+            "--case",
+            "anagrams",
+        ],
+        &["sh", "{}/bloom.py"],
+        Duration::from_secs(60),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("no student's program gave a single answer: check the command and"),
+        "{text}"
+    );
+    // Programs that hang after their first answer: each one ran, and each timed out.
+    let class = tempfile::tempdir().expect("a temporary folder");
+    for student in ["ann", "bob"] {
+        let folder = class.path().join(student);
+        std::fs::create_dir(&folder).expect("a folder");
+        std::fs::write(
+            folder.join("bloom.py"),
+            "import sys, time\nprint('NO', flush=True)\ntime.sleep(60)\n",
+        )
+        .expect("written");
+    }
+    let out = grade_within(
+        &[
+            "--submissions",
+            class.path().to_str().expect("UTF-8"),
+            "--case",
+            "anagrams",
+            "--case",
+            "random-5-1",
+            "--random",
+            "1",
+            "--seed",
+            "5",
+            "--timeout",
+            "1",
+        ],
+        &["python3", "{}/bloom.py"],
+        Duration::from_secs(60),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next().unwrap_or_default();
+    assert_eq!(
+        first, "every student graded has the status timeout: check the command and the limits",
+        "{text}"
+    );
+    assert!(
+        crate::flat(&text).contains(
+            "every student had the same 1 generated case, from seed 5 (--random 1 --seed 5)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn keys_in_exercism_and_junit_are_quoted_and_escaped_as_in_the_human_report() {
+    let cases = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(
+        cases.path().join("tabs.in"),
+        "ADD tab\there\nCHECK tab\\there\nCHECK sheep\t\nBITS\n",
+    )
+    .expect("a case");
+    let dir = cases.path().to_str().expect("UTF-8");
+    let program = ["python3", &fixture("h2_from_zero.py")];
+    let out = grade(&["--cases", dir, "--format", "exercism"], &program);
+    let results = json(&out);
+    let code = results["tests"][0]["test_code"]
+        .as_str()
+        .expect("test_code");
+    assert!(code.starts_with("# keys are shown in quotes"), "{code}");
+    for line in [
+        r#"ADD "tab\there""#,
+        r#"CHECK "tab\\there""#,
+        r#"CHECK "sheep\t""#,
+    ] {
+        assert!(code.contains(line), "`{line}` in {code}");
+    }
+    let out = grade(&["--cases", dir, "--format", "junit"], &program);
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let doc = roxmltree::Document::parse(&text).expect("XML");
+    let body = doc
+        .descendants()
+        .find(|n| n.has_tag_name("failure"))
+        .and_then(|n| n.text())
+        .unwrap_or_else(|| panic!("a failure: {text}"));
+    assert!(body.contains("keys are shown in quotes"), "{body}");
+    for line in [
+        r#"ADD "tab\there""#,
+        r#"CHECK "tab\\there""#,
+        r#"CHECK "sheep\t""#,
+    ] {
+        assert!(body.contains(line), "`{line}` in {body}");
+    }
+}
+
+#[test]
+fn the_documented_case_settings_are_the_ones_read() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["grade", "--help"])
+        .output()
+        .expect("the tutor runs");
+    let help = String::from_utf8_lossy(&out.stdout);
+    let block = |after: &str| -> String {
+        help.split(after)
+            .nth(1)
+            .unwrap_or_else(|| panic!("`{after}` in the help: {help}"))
+            .lines()
+            .skip_while(|l| !l.starts_with("    "))
+            .take_while(|l| l.starts_with("    "))
+            .map(|l| format!("{}\n", &l[4..]))
+            .collect()
+    };
+    let toml = block("beside NAME.in");
+    let header = block("before its first command");
+    assert!(toml.contains("weight = 3"), "{help}");
+    let cases = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(cases.path().join("a.in"), "ADD fig\nBITS\n").expect("a case");
+    std::fs::write(cases.path().join("a.toml"), &toml).expect("its settings");
+    // The README's example too.
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("the README");
+    let example: String = readme
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a TOML example in the README")
+        .lines()
+        .map(|l| format!("{}\n", l.trim()))
+        .collect();
+    std::fs::write(cases.path().join("c.in"), "ADD fig\nBITS\n").expect("a case");
+    std::fs::write(cases.path().join("c.toml"), &example).expect("its settings");
+    std::fs::write(
+        cases.path().join("b.in"),
+        format!("{header}ADD fig\nBITS\n"),
+    )
+    .expect("a case");
+    let out = grade(
+        &["--cases", cases.path().to_str().expect("UTF-8"), "--list"],
+        &[],
+    );
+    let list = crate::flat(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{list} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for name in ["a", "b"] {
+        assert!(
+            list.contains(&format!(
+                "{name} anagrams: the same h1, told apart by h2 (3 points)"
+            )),
+            "{list}"
+        );
+    }
+    assert!(
+        list.contains("c anagrams: the same h1, told apart by h2 (3 points, hidden)"),
+        "the README's example: {list}"
+    );
+    // A description's line break is shown escaped, in --show as in --list.
+    std::fs::write(
+        cases.path().join("a.toml"),
+        "description = \"two\\nlines\"\n",
+    )
+    .expect("its settings");
+    let out = grade(
+        &[
+            "--cases",
+            cases.path().to_str().expect("UTF-8"),
+            "--show",
+            "a",
+        ],
+        &[],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| l.ends_with(r"two\nlines")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_class_in_c_is_built_as_the_help_shows() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["grade", "--help"])
+        .output()
+        .expect("the tutor runs");
+    let help = String::from_utf8_lossy(&out.stdout);
+    let flags = help
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("--build 'cc"))
+        .unwrap_or_else(|| panic!("a C build in the help: {help}"))
+        .to_string();
+    let class = tempfile::tempdir().expect("a temporary folder");
+    for (student, source) in [
+        (
+            "ann",
+            Some(std::fs::read_to_string(fixture("correct.c")).expect("C")),
+        ),
+        (
+            "bob",
+            Some("int main(void) { return undeclared; }\n".to_string()),
+        ),
+        ("cat", None),
+    ] {
+        let folder = class.path().join(student);
+        std::fs::create_dir(&folder).expect("a folder");
+        if let Some(source) = source {
+            std::fs::write(folder.join("bloom.c"), source).expect("written");
+        }
+    }
+    let csv = class.path().join("grades.csv");
+    let line = format!(
+        "{} grade --submissions subs --case anagrams --csv {} {flags}",
+        env!("CARGO_BIN_EXE_bloom-tutor"),
+        csv.display()
+    );
+    std::fs::create_dir(class.path().join("subs")).expect("subs");
+    for student in ["ann", "bob", "cat"] {
+        std::fs::rename(
+            class.path().join(student),
+            class.path().join("subs").join(student),
+        )
+        .expect("moved");
+    }
+    let out = Command::new("sh")
+        .args(["-c", &line])
+        .current_dir(class.path())
+        .output()
+        .expect("sh runs");
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{line}: {summary} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&csv).expect("the CSV");
+    let rows = csv_rows(&text);
+    let row = |name: &str| rows.iter().find(|r| r[0] == name).expect("a row").clone();
+    assert_eq!(row("ann")[5], "pass", "{text}");
+    assert_eq!(row("bob")[5], "not-graded", "{text}");
+    assert!(
+        row("bob")[7].contains("the build `cc -O2 -o subs/bob/bloom subs/bob/bloom.c` failed")
+            && row("bob")[7].contains("undeclared"),
+        "the compiler's words: {text}"
+    );
+    assert_eq!(row("cat")[5], "not-graded", "{text}");
+    assert!(
+        crate::flat(&summary).contains("not graded, 2 students: bob: the build"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn a_class_in_rust_is_built_as_the_help_shows() {
+    // Where Rust is not installed through rustup, the help's command cannot be tried.
+    let rustup = Command::new("rustup").args(["which", "rustc"]).output();
+    if !rustup.is_ok_and(|o| o.status.success()) {
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_bloom-tutor"))
+        .args(["grade", "--help"])
+        .output()
+        .expect("the tutor runs");
+    let help = String::from_utf8_lossy(&out.stdout);
+    let flags = help
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("--build \"$(rustup which rustc)"))
+        .unwrap_or_else(|| panic!("a Rust build in the help: {help}"))
+        .to_string();
+    let class = tempfile::tempdir().expect("a temporary folder");
+    let folder = class.path().join("subs").join("ann");
+    std::fs::create_dir_all(&folder).expect("a folder");
+    let source: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "fixtures",
+        "exercise",
+        "bytesum.rs",
+    ]
+    .iter()
+    .collect();
+    std::fs::copy(source, folder.join("bloom.rs")).expect("copied");
+    let line = format!(
+        "{} grade --submissions subs --case anagrams --timeout 60 {flags}",
+        env!("CARGO_BIN_EXE_bloom-tutor")
+    );
+    let out = Command::new("sh")
+        .args(["-c", &line])
+        .current_dir(class.path())
+        .output()
+        .expect("sh runs");
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{line}: {summary}");
+    assert!(summary.contains("1 passed every case"), "{summary}");
 }
 
 /// A descriptor the grader's caller left open never reaches the program graded.

@@ -209,6 +209,79 @@ fn on_path_the_tutor_is_its_own_name() {
 }
 
 #[test]
+fn grade_commands_keep_the_teachers_cases_and_the_filter() {
+    let shell = Shell::new();
+    let cases = shell.dir.path().join("my cases");
+    std::fs::create_dir(&cases).unwrap();
+    let script = "ADD fig\nCHECK gif\nADD stop\nCHECK pots\nBITS\n";
+    std::fs::write(cases.join("fruit-weighted.in"), script).unwrap();
+    std::fs::write(cases.join("fruit-weighted.toml"), "weight = 3\n").unwrap();
+    let flags = "--cases 'my cases' --scheme djb2-fnv -m 32";
+    let kept = |command: &str| {
+        ["--cases 'my cases'", "--scheme djb2-fnv", "-m 32"]
+            .iter()
+            .all(|f| command.contains(f))
+    };
+    // --show's command that saves the script.
+    let shown = shell.output(&format!("{TUTOR} grade {flags} --show fruit-weighted"), "");
+    assert_names_the_copy(&shown, "grade --show");
+    let commands = printed_commands(&shown, false);
+    assert_eq!(commands.len(), 1, "one command to save the script: {shown}");
+    assert!(
+        kept(&commands[0]),
+        "the command keeps the flags that chose the case: {shown}"
+    );
+    shell.check_printed(&commands[0]);
+    let saved = std::fs::read(shell.dir.path().join("fruit-weighted.in")).unwrap();
+    assert_eq!(saved, script.as_bytes(), "the saved script is the case's");
+    // The command a wrong name points to.
+    let out = shell.run(&format!("{TUTOR} grade {flags} --show nope"), "");
+    let error = String::from_utf8_lossy(&out.stderr).into_owned();
+    let commands = printed_commands(&error, false);
+    assert_eq!(commands.len(), 1, "{error}");
+    let listed = shell.output(&commands[0], "");
+    assert!(
+        listed.contains("fruit-weighted"),
+        "it lists the teacher's cases: {listed}"
+    );
+    // The example a grade without a program gives.
+    let fixture = format!(
+        "{}/tests/fixtures/learners/h2_from_zero.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::copy(&fixture, shell.dir.path().join("bloom.py")).unwrap();
+    let out = shell.run(&format!("{TUTOR} grade {flags}"), "");
+    let error = String::from_utf8_lossy(&out.stderr).into_owned();
+    let commands = printed_commands(&error, false);
+    assert_eq!(
+        commands.len(),
+        1,
+        "one example besides the template: {error}"
+    );
+    assert!(kept(&commands[0]), "{error}");
+    shell.check_printed(&commands[0]);
+    // A failing run's commands that reproduce each case.
+    let out = shell.run(&format!("{TUTOR} grade {flags} -- python3 '{fixture}'"), "");
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    let reproduce: Vec<String> = report
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| !l.starts_with("reproduce:"))
+        .filter_map(|l| {
+            l.strip_prefix("reproduce:")
+                .map(|c| c.trim().to_string())
+                .or_else(|| l.starts_with(TUTOR).then(|| l.to_string()))
+        })
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert!(!reproduce.is_empty(), "no reproduce line in:\n{report}");
+    for line in &reproduce {
+        assert!(kept(line), "{line}");
+        shell.check_printed(line);
+    }
+}
+
+#[test]
 fn the_graders_fallback_command_runs_as_printed_and_explains_the_key() {
     // A mistake the grader has no model of: the report shows how to see the tutor's
     // positions for a key of the failing case, on the filter graded.

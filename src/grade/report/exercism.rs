@@ -1,14 +1,15 @@
 //! Exercism's test-runner interface: `results.json`, version 2. The top-level `status` is
 //! `pass`, `fail` or `error` (with a `message` when nothing could run); each test has its
 //! `name`, `status`, `message` and `output` (cut to 500 characters, as the interface asks),
-//! and for a visible case its script as `test_code`.
+//! and for a visible case its script as `test_code`, keys in quotes and escaped as every
+//! report shows them, after a `#` line that says so.
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::Report;
 use super::human::{describe_bits, visible};
+use super::{KEYS_NOTE, Report, shown_script};
 use crate::engine::scheme::FilterSpec;
 use crate::escape;
 use crate::grade::verdict::{Status, Verdict, bit_differences, first_difference};
@@ -78,7 +79,7 @@ fn test(v: &Verdict, spec: FilterSpec) -> Test {
     });
     Test {
         name: v.name.clone(),
-        test_code: (!v.hidden).then(|| script_text(&v.script)),
+        test_code: (!v.hidden).then(|| format!("# {KEYS_NOTE}\n{}", shown_script(&v.script))),
         status,
         message: (!v.passed()).then(|| message(v, spec)),
         output,

@@ -598,10 +598,15 @@ fn of_failing(explained: usize, failed: usize) -> String {
     }
 }
 
-/// When every case crashed before its first answer, says that the program did not run and
-/// shows why in its stderr; false, writing nothing, when some case got further.
+/// When every case crashed (or was stopped by a limit) before its first answer, says that
+/// the program did not run and shows why in its stderr, or names the limit that stopped
+/// it; false, writing nothing, when some case got further.
 fn write_never_ran(out: &mut impl Write, report: &Report) -> io::Result<bool> {
-    let never_ran = |v: &Verdict| v.status == Status::Crash && v.got.is_empty();
+    // Out of CPU time or past the file size limit before any answer is something the
+    // program did (a loop, a huge file): the advice on limits below says so. Too little
+    // memory to start at all is the grader's setting.
+    let never_ran =
+        |v: &Verdict| v.got.is_empty() && matches!(v.status, Status::Crash | Status::MemoryLimit);
     let Some(first) = report.verdicts.first() else {
         return Ok(false);
     };
@@ -613,27 +618,72 @@ fn write_never_ran(out: &mut impl Write, report: &Report) -> io::Result<bool> {
         1 => "the case".to_string(),
         n => format!("each of the {n} cases"),
     };
-    prose(
-        out,
-        0,
-        &format!(
-            "your program did not run: {cases} ended before its first answer ({why}), so no \
-             answer could be checked"
-        ),
-    )?;
+    let all_memory = report
+        .verdicts
+        .iter()
+        .all(|v| v.status == Status::MemoryLimit);
+    if all_memory {
+        // Out of memory before the first answer: the program's list that grows, or a
+        // limit too low for it to start at all. Either may be it: say both.
+        let n = report.verdicts.len();
+        prose(
+            out,
+            0,
+            &format!(
+                "your program ran out of memory in {} before its first answer ({why}): look \
+                 for a list, a string or a buffer that grows without end",
+                count(n, "case", "cases")
+            ),
+        )?;
+    } else {
+        prose(
+            out,
+            0,
+            &format!(
+                "your program did not run: {cases} ended before its first answer ({why}), so \
+                 no answer could be checked"
+            ),
+        )?;
+    }
+    // A limit set too low for the program to start is the grader's setting, not the
+    // program's fault: say which, and the default.
+    let limit = match first.status {
+        _ if report.verdicts.iter().any(|v| v.status != first.status) => None,
+        Status::MemoryLimit => Some(("--memory", crate::cli::DEFAULT_MEMORY)),
+        Status::CpuLimit
+        | Status::FileLimit
+        | Status::Pass
+        | Status::Fail
+        | Status::Timeout
+        | Status::Crash
+        | Status::Flood
+        | Status::UsedTutor
+        | Status::Error => None,
+    };
+    if let Some((flag, default)) = limit {
+        prose(
+            out,
+            0,
+            &format!(
+                "if the program needs more just to start, grade again with a higher {flag} \
+                 (the default is {flag} {default})"
+            ),
+        )?;
+    }
     // A hidden case's stderr may echo its input: show the first one that is not hidden.
     match report.verdicts.iter().find(|v| !v.hidden) {
         Some(v) if !v.stderr_tail.trim_ascii().is_empty() => {
-            prose(
-                out,
-                0,
-                &format!(
+            let lead = match limit {
+                Some(_) => format!("the end of its stderr (case {}):", v.name),
+                None => format!(
                     "its stderr says why (case {}); fix that first, then grade again:",
                     v.name
                 ),
-            )?;
+            };
+            prose(out, 0, &lead)?;
             write_stderr_at(out, 2, &v.stderr_tail)?;
         }
+        Some(_) if limit.is_some() => {}
         Some(_) => prose(
             out,
             0,

@@ -1,15 +1,16 @@
-//! JUnit XML, which CI systems display: one `testsuite` for the run, one `testcase` per
-//! case, a `failure` (wrong answers) or `error` (a run that could not finish) with the
+//! JUnit XML, which CI systems display: one `testsuite` for the run (for a class, one per
+//! student), one `testcase` per case, a `failure` (wrong answers) or `error` (a run that could not finish) with the
 //! message and, for a visible case, the difference; an `error` in the suite when nothing
 //! could run. Every text is escaped for a person first (no control characters, which XML
 //! 1.0 cannot hold even as references), then for XML.
 
 use std::io::{self, Write};
 
-use super::Report;
-use super::exercism::{message, script_text};
+use super::exercism::message;
 use super::human::visible;
+use super::{KEYS_NOTE, Report, shown_script};
 use crate::grade::verdict::{Status, first_difference};
+use crate::render::words::count;
 
 /// `text` made safe for an XML attribute or element.
 pub fn xml(text: &str) -> String {
@@ -32,28 +33,92 @@ pub fn xml(text: &str) -> String {
     out
 }
 
+/// How a run's cases ended, in JUnit's terms.
+struct Counts {
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    time: f64,
+}
+
+impl Counts {
+    fn of(report: &Report) -> Counts {
+        let failures = report
+            .verdicts
+            .iter()
+            .filter(|v| v.status == Status::Fail)
+            .count();
+        Counts {
+            tests: report.verdicts.len(),
+            failures,
+            errors: report.verdicts.len() - report.passed() - failures
+                + usize::from(report.error.is_some()),
+            time: report.verdicts.iter().map(|v| v.seconds).sum(),
+        }
+    }
+
+    /// The attributes `tests`, `failures`, `errors` (and with `skipped`, `skipped="0"`)
+    /// and `time`.
+    fn attributes(&self, skipped: bool) -> String {
+        let skipped = if skipped { r#" skipped="0""# } else { "" };
+        format!(
+            r#"tests="{}" failures="{}" errors="{}"{skipped} time="{:.3}""#,
+            self.tests, self.failures, self.errors, self.time
+        )
+    }
+}
+
+/// One grading run's report: a `testsuites` holding its one `testsuite`.
 pub fn write(out: &mut impl Write, report: &Report) -> io::Result<()> {
-    let failures = report
-        .verdicts
-        .iter()
-        .filter(|v| v.status == Status::Fail)
-        .count();
-    let errors =
-        report.verdicts.len() - report.passed() - failures + usize::from(report.error.is_some());
-    let time: f64 = report.verdicts.iter().map(|v| v.seconds).sum();
     let name = format!("bloom-tutor grade: {}", report.spec);
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
-        r#"<testsuites name="{}" tests="{}" failures="{failures}" errors="{errors}" time="{time:.3}">"#,
+        r#"<testsuites name="{}" {}>"#,
         xml(&name),
-        report.verdicts.len()
+        Counts::of(report).attributes(false)
     )?;
+    write_suite(out, &name, report)?;
+    writeln!(out, "</testsuites>")
+}
+
+/// A class: one `testsuites`, with a `testsuite` named after each student holding their
+/// cases, as [`write`] writes one run's.
+pub fn write_class(out: &mut impl Write, students: &[(&str, &Report)]) -> io::Result<()> {
+    let mut all = Counts {
+        tests: 0,
+        failures: 0,
+        errors: 0,
+        time: 0.0,
+    };
+    for (_, report) in students {
+        let one = Counts::of(report);
+        all.tests += one.tests;
+        all.failures += one.failures;
+        all.errors += one.errors;
+        all.time += one.time;
+    }
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
-        r#"  <testsuite name="{}" tests="{}" failures="{failures}" errors="{errors}" skipped="0" time="{time:.3}">"#,
-        xml(&name),
-        report.verdicts.len()
+        r#"<testsuites name="bloom-tutor grade: a class of {}" {}>"#,
+        count(students.len(), "student", "students"),
+        all.attributes(false)
+    )?;
+    for (name, report) in students {
+        write_suite(out, &crate::escape::escape(name.as_bytes()), report)?;
+    }
+    writeln!(out, "</testsuites>")
+}
+
+/// One `testsuite` called `name`: the run's properties, an `error` when nothing could
+/// run, and a `testcase` per case.
+fn write_suite(out: &mut impl Write, name: &str, report: &Report) -> io::Result<()> {
+    writeln!(
+        out,
+        r#"  <testsuite name="{}" {}>"#,
+        xml(name),
+        Counts::of(report).attributes(true)
     )?;
     writeln!(out, "    <properties>")?;
     let score = format!("{} of {}", report.score(), report.max_score());
@@ -110,8 +175,7 @@ pub fn write(out: &mut impl Write, report: &Report) -> io::Result<()> {
         )?;
         writeln!(out, "    </testcase>")?;
     }
-    writeln!(out, "  </testsuite>")?;
-    writeln!(out, "</testsuites>")
+    writeln!(out, "  </testsuite>")
 }
 
 /// The failure's text: the message, and for a visible case the script and both answers.
@@ -128,6 +192,9 @@ fn body(v: &crate::grade::verdict::Verdict, msg: &str) -> String {
             visible(d.got)
         );
     }
-    text += &format!("\n\nscript:\n{}", script_text(&v.script));
+    let script = shown_script(&v.script);
+    if !script.is_empty() {
+        text += &format!("\n\nscript ({KEYS_NOTE}):\n{script}");
+    }
     text
 }

@@ -64,6 +64,17 @@ impl Report {
         self.verdicts.iter().map(|v| u64::from(v.weight)).sum()
     }
 
+    /// Whether the program never gave a single answer: nothing could run, or every case
+    /// ended (or was stopped) before its first output line, and none passed.
+    pub fn never_ran(&self) -> bool {
+        self.error.is_some()
+            || (!self.verdicts.is_empty()
+                && self
+                    .verdicts
+                    .iter()
+                    .all(|v| !v.passed() && v.got.is_empty()))
+    }
+
     /// `pass`, `fail`, or `error` when nothing could be graded.
     pub fn status(&self) -> &'static str {
         if self.error.is_some() {
@@ -141,6 +152,23 @@ pub fn quoted(key: &[u8]) -> String {
         show(&key[tail..]),
         key.len()
     )
+}
+
+/// What every format that shows a script with [`shown_line`] says about it once.
+pub const KEYS_NOTE: &str = "keys are shown in quotes and escaped (\\t is a tab, \\\\ a backslash, \\\" a quote); \
+     the script itself has no quotes around them";
+
+/// A script as reports show it: each line as [`shown_line`] shows it, one a line.
+pub fn shown_script(script: &[u8]) -> String {
+    let script = script.strip_suffix(b"\n").unwrap_or(script);
+    if script.is_empty() {
+        return String::new();
+    }
+    script
+        .split(|&b| b == b'\n')
+        .map(shown_line)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A script line as reports show it: the command word, then the key quoted.

@@ -42,16 +42,6 @@ pub fn self_exe() -> OsString {
         .unwrap_or_else(|_| OsString::from("bloom-tutor"))
 }
 
-/// A size for a person: `1 GiB`, `16 MiB`, `300 bytes`.
-pub fn show_size(bytes: u64) -> String {
-    for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
-        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
-            return format!("{} {unit}", bytes >> shift);
-        }
-    }
-    format!("{bytes} bytes")
-}
-
 #[cfg(unix)]
 /// A run's private folder: `work/`, the program's empty working folder (and its HOME and
 /// TMPDIR), and `bin/`, the first folder on its PATH. Removed when dropped.
@@ -215,8 +205,8 @@ mod tests {
         assert!(parse_size("lots").is_err());
         assert!(parse_size("1X").is_err());
         assert!(parse_size("99999999999T").is_err());
-        assert_eq!(show_size(1 << 30), "1 GiB");
-        assert_eq!(show_size(300), "300 bytes");
+        assert_eq!(crate::units::show_size(1 << 30), "1 GiB");
+        assert_eq!(crate::units::show_size(300), "300 bytes");
     }
 
     #[cfg(unix)]
