@@ -311,7 +311,7 @@ pub fn stopped(run: &Run, timeout: f64, output_cap: usize) -> Option<(Status, St
 const KEPT_PAST_EXPECTED: usize = 4 * 1024;
 
 /// `got` cut to what a report needs (see [`KEPT_PAST_EXPECTED`]), its spare memory freed.
-fn kept(mut got: Vec<u8>, expected: usize) -> Vec<u8> {
+pub(crate) fn kept(mut got: Vec<u8>, expected: usize) -> Vec<u8> {
     got.truncate(expected.saturating_add(KEPT_PAST_EXPECTED));
     got.shrink_to_fit();
     got
