@@ -200,8 +200,6 @@ pub fn judge(
     } else {
         mistakes::diagnose_run(spec, &case.script, &expected, &run.stdout, ending)
     };
-    // Diagnosed: the output is kept only as far as a report needs it.
-    let got = kept(run.stdout, expected.len());
     Verdict {
         name: case.name.clone(),
         checks: case.checks.clone(),
@@ -209,7 +207,7 @@ pub fn judge(
         hidden: case.hidden,
         status,
         expected,
-        got,
+        got: run.stdout,
         stderr_tail: run.stderr_tail,
         diagnosis,
         ending,
@@ -303,9 +301,10 @@ pub fn stopped(run: &Run, timeout: f64, output_cap: usize) -> Option<(Status, St
     Some(stopped)
 }
 
-/// Output kept past the expected answers' length, once a case's verdict and diagnosis are
-/// made: enough for any report to show where the output went wrong, and no more, so that
-/// memory does not grow with the output of every case (a flood is up to [`OUTPUT_CAP`]).
+/// Output kept past the expected answers' length once a case ends (the grader cuts it there,
+/// before the case waits for the ones before it): enough for the verdict, the diagnosis and
+/// any report to see where the output went wrong, and no more, so that memory does not grow
+/// with the output of every case (a flood is up to [`OUTPUT_CAP`]).
 ///
 /// [`OUTPUT_CAP`]: super::OUTPUT_CAP
 const KEPT_PAST_EXPECTED: usize = 4 * 1024;

@@ -568,10 +568,10 @@ fn run_on(session: &mut TracedSession, line: &str, out: &mut impl Write) -> anyh
             Err(e) => writeln!(out, "error: {e}")?,
         },
         Command::Save(_) | Command::Load(_) | Command::Union(_) | Command::Intersect(_) => {
-            let verb = line.split(' ').next().unwrap_or(line).to_ascii_uppercase();
             writeln!(
                 out,
-                "{verb} does not run in a lesson: a lesson's filter lives only in memory"
+                "{} does not run in a lesson: a lesson's filter lives only in memory",
+                cmd.verb().word()
             )?;
         }
         Command::Clear => writeln!(
